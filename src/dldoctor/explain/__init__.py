@@ -1,0 +1,52 @@
+"""``explain``: from a pasted error message to its likely causes and their fixes.
+
+Pipeline: signatures (text) -> candidates -> weighed with machine facts and check results
+-> report. Each step is a pure function over values, so the CLI is only I/O around them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence, Tuple
+
+from dldoctor.explain.match import Candidate, Hit, match_text
+from dldoctor.explain.report import ExplainReport, infer_platform, to_diagnoses
+from dldoctor.explain.signatures import SignatureSet, load_signatures
+from dldoctor.explain.weigh import Facts, facts_from_mapping, facts_from_snapshot, weigh_facts
+from dldoctor.model import CheckResult, Diagnosis
+
+__all__ = [
+    "Candidate",
+    "ExplainReport",
+    "Facts",
+    "Hit",
+    "diagnose_text",
+    "explain",
+    "facts_from_mapping",
+    "facts_from_snapshot",
+    "load_signatures",
+]
+
+
+def diagnose_text(
+    text: str,
+    facts: Optional[Facts] = None,
+    results: Sequence[CheckResult] = (),
+    sigs: Optional[SignatureSet] = None,
+    machine: str = "not used",
+    notes: Sequence[str] = (),
+) -> ExplainReport:
+    """Match, weigh and package one text; the value both renderers and the API use."""
+    sigs = sigs or load_signatures()
+    facts = facts or Facts()
+    cands: Tuple[Candidate, ...] = match_text(text, sigs)
+    if facts.known or results:
+        cands = weigh_facts(cands, facts, results, sigs)
+    lines = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
+    return ExplainReport(cands, infer_platform(text, facts), lines, machine, tuple(notes))
+
+
+def explain(
+    text: str, snapshot: Any = None, results: Sequence[CheckResult] = ()
+) -> Tuple[Diagnosis, ...]:
+    """Library entry point: likely causes of ``text``, best first, as Diagnosis values."""
+    return to_diagnoses(diagnose_text(text, facts_from_snapshot(snapshot), results))

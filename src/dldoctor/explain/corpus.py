@@ -1,0 +1,133 @@
+"""The evaluation corpus: real error texts from public threads, with their confirmed cause.
+
+Each case is one small TOML file (``source``, ``platform``, ``cause``, ``text`` and an
+optional ``[facts]`` table for machine facts the thread confirmed, e.g. the torch version).
+About a fifth of the cases are held out by a hash of the file name, fixed before the
+signatures were tuned, so accuracy on them estimates accuracy on errors not yet seen.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from dldoctor import conditions
+from dldoctor.conditions import DataError
+from dldoctor.explain import diagnose_text
+from dldoctor.explain.signatures import SignatureSet
+from dldoctor.explain.weigh import Facts, facts_from_mapping
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.8-3.10
+    import tomli as tomllib
+
+HOLD_OUT_MODULUS = 5  # 1 in 5 cases is held out
+_KEYS = {"source", "platform", "cause", "text", "facts"}
+
+
+@dataclass(frozen=True)
+class Case:
+    """One real error text and the cause its thread confirmed."""
+
+    name: str
+    source: str
+    platform: str
+    cause: str
+    text: str
+    facts: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def held_out(self) -> bool:
+        digest = hashlib.sha1(self.name.encode("utf-8")).hexdigest()
+        return int(digest, 16) % HOLD_OUT_MODULUS == 0
+
+    @property
+    def family(self) -> str:
+        return self.cause
+
+    def machine_facts(self) -> Facts:
+        """What a snapshot of the reporter's machine would have said: its OS, plus facts
+        the thread confirmed."""
+        return facts_from_mapping({"os": self.platform, **dict(self.facts)})
+
+
+def read_case(path: Path) -> Case:
+    """Parse and validate one case file."""
+    try:
+        with path.open("rb") as fh:
+            raw = tomllib.load(fh)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise DataError(f"{path.name}: {exc}") from None
+    unknown = set(raw) - _KEYS
+    if unknown:
+        raise DataError(f"{path.name}: unknown keys {sorted(unknown)}")
+    for key in ("source", "platform", "cause", "text"):
+        if not isinstance(raw.get(key), str) or not raw[key].strip():
+            raise DataError(f"{path.name}: {key} must be a non-empty string")
+    if not raw["source"].startswith("https://"):
+        raise DataError(f"{path.name}: source must be an https URL")
+    if raw["platform"] not in conditions.PLATFORMS:
+        raise DataError(f"{path.name}: platform must be one of {conditions.PLATFORMS}")
+    if not conditions.exists(raw["cause"]):
+        raise DataError(f"{path.name}: unknown cause {raw['cause']!r}")
+    facts = raw.get("facts", {})
+    if not isinstance(facts, dict):
+        raise DataError(f"{path.name}: [facts] must be a table")
+    return Case(path.stem, raw["source"], raw["platform"], raw["cause"], raw["text"], facts)
+
+
+def load_corpus(folder: Path) -> Tuple[Case, ...]:
+    """Every ``*.toml`` case under ``folder``, sorted by name."""
+    return tuple(read_case(p) for p in sorted(folder.glob("*.toml")))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How explain ranked one case."""
+
+    case: Case
+    ranked: Tuple[str, ...]  # slugs, best first
+
+    @property
+    def rank(self) -> Optional[int]:
+        """1-based rank of the expected cause, None when not a candidate at all."""
+        return self.ranked.index(self.case.cause) + 1 if self.case.cause in self.ranked else None
+
+    @property
+    def top1(self) -> bool:
+        return self.rank == 1
+
+    @property
+    def top3(self) -> bool:
+        return self.rank is not None and self.rank <= 3
+
+
+def evaluate(
+    cases: Sequence[Case], use_facts: bool = True, sigs: Optional[SignatureSet] = None
+) -> Tuple[Outcome, ...]:
+    """Run explain on every case; with ``use_facts`` as if on the reporter's machine."""
+    out: List[Outcome] = []
+    for case in cases:
+        facts = case.machine_facts() if use_facts else None
+        report = diagnose_text(case.text, facts=facts, sigs=sigs)
+        out.append(Outcome(case, tuple(c.slug for c in report.shown)))
+    return tuple(out)
+
+
+def accuracy(outcomes: Sequence[Outcome]) -> Tuple[float, float]:
+    """(top-1, top-3) fractions; (0, 0) for no outcomes."""
+    if not outcomes:
+        return 0.0, 0.0
+    n = len(outcomes)
+    return sum(o.top1 for o in outcomes) / n, sum(o.top3 for o in outcomes) / n
+
+
+def by_family(outcomes: Sequence[Outcome]) -> Dict[str, List[Outcome]]:
+    groups: Dict[str, List[Outcome]] = {}
+    for o in outcomes:
+        groups.setdefault(o.case.family, []).append(o)
+    return dict(sorted(groups.items()))

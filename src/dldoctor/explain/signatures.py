@@ -1,0 +1,180 @@
+"""Load and validate ``signatures.toml``: the error-text side of the condition data.
+
+The file is data, not code, so a typo must fail loudly at load (and in the tests), never
+mislead a user at run time: every regex is compiled here, every slug must name a condition
+in ``conditions.toml``, and every condition must have a way in (a signature) and a way to
+tell it apart from its rivals (a distinguish line).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Any, Dict, List, Mapping, Optional, Pattern, Sequence, Tuple
+
+from dldoctor import conditions
+from dldoctor.conditions import DataError
+
+FACTS = ("os", "torch_version", "torch_cuda", "gpu_driver", "python_bits")
+_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_SIG_KEYS = {"id", "anchor", "pattern", "causes", "unless"}
+_EVIDENCE_KEYS = {"slug", "fact", "is", "is_not", "factor", "reason"}
+FLAGS = re.IGNORECASE | re.MULTILINE
+
+
+@dataclass(frozen=True)
+class Signature:
+    """One regex over pasted text and the causes it points at, with weights."""
+
+    id: str
+    anchor: str
+    pattern: Pattern[str]
+    causes: Tuple[Tuple[str, float], ...]
+    unless: Tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class EvidenceRule:
+    """A fact about the machine that multiplies one candidate's confidence."""
+
+    slug: str
+    fact: str
+    values: Tuple[str, ...]
+    negate: bool
+    factor: float
+    reason: str
+
+    def applies(self, value: Optional[str]) -> bool:
+        """True when the fact is known and matches (or, for ``is_not``, does not)."""
+        if value is None:
+            return False
+        hit = any(_same_or_release_of(value, v) for v in self.values)
+        return hit != self.negate
+
+
+def _same_or_release_of(value: str, wanted: str) -> bool:
+    """"2.9.0+cpu" and "2.9.0.post1" count as 2.9.0; "2.9.10" does not."""
+    value, wanted = value.lower(), wanted.lower()
+    return value == wanted or value.startswith((wanted + "+", wanted + ".post"))
+
+
+@dataclass(frozen=True)
+class SignatureSet:
+    """Everything ``explain`` knows about text: signatures, distinguish lines, rules."""
+
+    signatures: Tuple[Signature, ...]
+    distinguish: Mapping[str, str]
+    evidence: Tuple[EvidenceRule, ...]
+
+
+def _fail(where: str, msg: str) -> DataError:
+    return DataError(f"signatures: {where}: {msg}")
+
+
+def _parse_signature(raw: Any, slugs: Sequence[str]) -> Signature:
+    if not isinstance(raw, dict):
+        raise _fail("?", "each [[signature]] must be a table")
+    sid = raw.get("id")
+    if not isinstance(sid, str) or not _ID.match(sid):
+        raise _fail(str(sid), "id must be kebab-case")
+    unknown = set(raw) - _SIG_KEYS
+    if unknown:
+        raise _fail(sid, f"unknown keys {sorted(unknown)}")
+    anchor, pattern = raw.get("anchor"), raw.get("pattern")
+    if not isinstance(anchor, str) or anchor != anchor.lower():
+        raise _fail(sid, "anchor must be a lower-case string ('' = always run)")
+    if not isinstance(pattern, str) or not pattern:
+        raise _fail(sid, "pattern must be a non-empty string")
+    try:
+        compiled = re.compile(pattern, FLAGS)
+    except re.error as exc:
+        raise _fail(sid, f"pattern does not compile: {exc}") from None
+    causes = raw.get("causes")
+    if not isinstance(causes, dict) or not causes:
+        raise _fail(sid, "causes must be a non-empty table slug = weight")
+    pairs: List[Tuple[str, float]] = []
+    for slug, weight in causes.items():
+        if slug not in slugs:
+            raise _fail(sid, f"unknown condition slug {slug!r}")
+        if not isinstance(weight, (int, float)) or isinstance(weight, bool):
+            raise _fail(sid, f"weight of {slug} must be a number")
+        if not 0.0 < float(weight) <= 1.0:
+            raise _fail(sid, f"weight of {slug} must be in (0, 1]")
+        pairs.append((slug, float(weight)))
+    unless = raw.get("unless", [])
+    if not isinstance(unless, list) or not all(isinstance(u, str) for u in unless):
+        raise _fail(sid, "unless must be a list of signature ids")
+    return Signature(sid, anchor, compiled, tuple(pairs), tuple(unless))
+
+
+def _parse_evidence(raw: Any, slugs: Sequence[str]) -> EvidenceRule:
+    if not isinstance(raw, dict):
+        raise _fail("evidence", "each [[evidence]] must be a table")
+    where = f"evidence for {raw.get('slug')}"
+    unknown = set(raw) - _EVIDENCE_KEYS
+    if unknown:
+        raise _fail(where, f"unknown keys {sorted(unknown)}")
+    if raw.get("slug") not in slugs:
+        raise _fail(where, "unknown condition slug")
+    if raw.get("fact") not in FACTS:
+        raise _fail(where, f"fact must be one of {FACTS}")
+    if ("is" in raw) == ("is_not" in raw):
+        raise _fail(where, "give exactly one of is / is_not")
+    values = raw.get("is", raw.get("is_not"))
+    if not isinstance(values, list) or not values or not all(isinstance(v, str) for v in values):
+        raise _fail(where, "is / is_not must be a non-empty list of strings")
+    factor = raw.get("factor")
+    if not isinstance(factor, (int, float)) or isinstance(factor, bool) or not 0 < factor <= 5:
+        raise _fail(where, "factor must be a number in (0, 5]")
+    reason = raw.get("reason")
+    if not isinstance(reason, str) or not reason:
+        raise _fail(where, "reason must be a non-empty string")
+    return EvidenceRule(
+        raw["slug"], raw["fact"], tuple(values), "is_not" in raw, float(factor), reason
+    )
+
+
+def parse_signatures(data: Mapping[str, Any], slugs: Sequence[str]) -> SignatureSet:
+    """Validate a whole signatures document against the known condition slugs."""
+    if data.get("schema_version") != 1:
+        raise _fail("file", "schema_version must be 1")
+    unknown = set(data) - {"schema_version", "signature", "distinguish", "evidence"}
+    if unknown:
+        raise _fail("file", f"unknown top-level keys {sorted(unknown)}")
+    raw_sigs = data.get("signature")
+    if not isinstance(raw_sigs, list) or not raw_sigs:
+        raise _fail("file", "no [[signature]] tables")
+    sigs = tuple(_parse_signature(r, slugs) for r in raw_sigs)
+    ids = [s.id for s in sigs]
+    dup = {i for i in ids if ids.count(i) > 1}
+    if dup:
+        raise _fail("file", f"duplicate signature ids {sorted(dup)}")
+    for sig in sigs:
+        missing = set(sig.unless) - set(ids)
+        if missing:
+            raise _fail(sig.id, f"unless names unknown signatures {sorted(missing)}")
+    covered = {slug for s in sigs for slug, _ in s.causes}
+    uncovered = set(slugs) - covered
+    if uncovered:
+        raise _fail("file", f"conditions without any signature: {sorted(uncovered)}")
+    distinguish = data.get("distinguish")
+    if not isinstance(distinguish, dict):
+        raise _fail("file", "missing [distinguish] table")
+    for slug, text in distinguish.items():
+        if slug not in slugs or not isinstance(text, str) or not text:
+            raise _fail("distinguish", f"bad entry {slug!r}")
+    lacking = set(slugs) - set(distinguish)
+    if lacking:
+        raise _fail("distinguish", f"conditions without a distinguish line: {sorted(lacking)}")
+    rules = tuple(_parse_evidence(r, slugs) for r in data.get("evidence", []))
+    dist: Dict[str, str] = dict(distinguish)
+    return SignatureSet(sigs, MappingProxyType(dist), rules)
+
+
+@lru_cache(maxsize=1)
+def load_signatures() -> SignatureSet:
+    """The packaged signatures, validated once per process."""
+    slugs = [c.slug for c in conditions.all_conditions()]
+    return parse_signatures(conditions.load_toml("signatures.toml"), slugs)

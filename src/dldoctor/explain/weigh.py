@@ -1,0 +1,139 @@
+"""Weigh text candidates with facts from a machine: what the checks saw, what is installed.
+
+Kept pure (candidates, snapshot, check results in; candidates out) so it is tested with
+hand-written snapshots. The snapshot is read defensively through :func:`facts_from_snapshot`,
+which accepts the ``Snapshot`` dataclass or its ``to_dict()`` form: a doctor given a
+half-broken snapshot weighs with what it has instead of dying.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+from dldoctor.explain.match import Candidate, rank
+from dldoctor.explain.signatures import EvidenceRule, SignatureSet
+from dldoctor.model import CheckResult
+
+FINDING_KEEP = 0.25  # a finding of the same condition leaves 25% of the doubt
+PASSED_FACTOR = 0.6  # the check ran and found nothing
+MAX_CONFIDENCE = 0.99
+
+
+@dataclass(frozen=True)
+class Facts:
+    """The few machine facts the evidence rules talk about (None = unknown)."""
+
+    os: Optional[str] = None  # linux | windows | macos
+    torch_version: Optional[str] = None
+    torch_cuda: Optional[str] = None  # "12.1", or "none" for a CPU-only build
+    gpu_driver: Optional[str] = None  # "true" | "false"
+    python_bits: Optional[str] = None  # "32" | "64"
+
+    def get(self, name: str) -> Optional[str]:
+        value: Optional[str] = getattr(self, name)
+        return value
+
+    @property
+    def known(self) -> bool:
+        return any(getattr(self, f.name) is not None for f in fields(self))
+
+
+def _get(obj: Any, *path: str) -> Any:
+    """Walk attributes or mapping keys; None as soon as a step is missing."""
+    for step in path:
+        if obj is None:
+            return None
+        obj = obj.get(step) if isinstance(obj, Mapping) else getattr(obj, step, None)
+    return obj
+
+
+def _text(value: Any) -> Optional[str]:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value).strip().lower() or None
+
+
+def facts_from_mapping(raw: Mapping[str, Any]) -> Facts:
+    """Facts from a flat mapping (corpus cases, tests): unknown keys are ignored."""
+    return Facts(**{f.name: _text(raw.get(f.name)) for f in fields(Facts)})
+
+
+def facts_from_snapshot(snapshot: Any) -> Facts:
+    """Pick the facts out of a Snapshot (object or dict); never raises on odd shapes."""
+    if snapshot is None:
+        return Facts()
+    torch_version = torch_cuda = None
+    frameworks = _get(snapshot, "frameworks") or ()
+    if isinstance(frameworks, Iterable) and not isinstance(frameworks, (str, bytes)):
+        for fw in frameworks:
+            if _get(fw, "name") == "torch":
+                torch_version = _text(_get(fw, "version"))
+                cuda = _get(fw, "cuda")
+                torch_cuda = _text(cuda) if cuda else ("none" if torch_version else None)
+                break
+    bits = _get(snapshot, "interpreter", "bits")
+    return Facts(
+        os=_text(_get(snapshot, "host", "os")),
+        torch_version=torch_version,
+        torch_cuda=torch_cuda,
+        gpu_driver=_text(_get(snapshot, "host", "gpu", "driver_present")),
+        python_bits=_text(bits) if isinstance(bits, int) else None,
+    )
+
+
+def _apply_rules(cand: Candidate, facts: Facts, rules: Sequence[EvidenceRule]) -> Candidate:
+    conf = cand.confidence
+    evidence = list(cand.evidence)
+    for rule in rules:
+        if rule.slug != cand.slug:
+            continue
+        value = facts.get(rule.fact)
+        if rule.applies(value):
+            conf *= rule.factor
+            evidence.append((rule.fact, f"{value}: {rule.reason}"))
+    return replace(cand, confidence=conf, evidence=tuple(evidence))
+
+
+def _apply_checks(cand: Candidate, results: Sequence[CheckResult]) -> Candidate:
+    conf = cand.confidence
+    evidence = list(cand.evidence)
+    for result in results:
+        if result.condition.slug != cand.slug:
+            continue
+        label = f"check {result.condition.code}"
+        if result.findings:
+            conf = 1.0 - (1.0 - conf) * FINDING_KEEP
+            for finding in result.findings:
+                evidence.append((label, finding.message))
+                evidence.extend((e.label, e.value) for e in finding.evidence)
+        elif not result.skipped:
+            conf *= PASSED_FACTOR
+            evidence.append((label, "ran on this machine and found nothing"))
+    return replace(cand, confidence=conf, evidence=tuple(evidence))
+
+
+def weigh_facts(
+    cands: Sequence[Candidate],
+    facts: Facts,
+    results: Sequence[CheckResult],
+    sigs: SignatureSet,
+) -> Tuple[Candidate, ...]:
+    """Raise or lower each candidate with machine facts and check results, then re-rank."""
+    out: List[Candidate] = []
+    for cand in cands:
+        cand = _apply_checks(_apply_rules(cand, facts, sigs.evidence), results)
+        out.append(replace(cand, confidence=round(min(cand.confidence, MAX_CONFIDENCE), 4)))
+    return rank(out)
+
+
+def weigh(
+    cands: Sequence[Candidate],
+    snapshot: Any,
+    results: Sequence[CheckResult],
+    sigs: SignatureSet,
+) -> Tuple[Candidate, ...]:
+    """The entry point the CLI uses: (diagnoses, snapshot, check results) -> diagnoses."""
+    return weigh_facts(cands, facts_from_snapshot(snapshot), results, sigs)
