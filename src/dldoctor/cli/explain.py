@@ -65,7 +65,7 @@ def _snapshot_from_file(name: str) -> Any:
     if not isinstance(raw, dict):
         raise DldoctorError(f"cannot read snapshot {name}: not a JSON object")
     try:
-        from dldoctor.snapshot.model import Snapshot
+        from dldoctor.snapshot.model import Snapshot  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         return raw  # facts_from_snapshot reads the dict form too
     try:
@@ -76,7 +76,9 @@ def _snapshot_from_file(name: str) -> Any:
 
 def _collect_here() -> Tuple[Any, List[str]]:
     try:
-        from dldoctor.snapshot.collect import collect_snapshot
+        from dldoctor.snapshot.collect import (  # type: ignore[import-not-found,unused-ignore]
+            collect_snapshot,
+        )
     except ImportError:
         return None, ["machine facts unavailable (snapshot collector not installed)"]
     try:
@@ -89,7 +91,7 @@ def _checks(snapshot: Any) -> Tuple[Sequence[CheckResult], List[str]]:
     if snapshot is None or isinstance(snapshot, dict):
         return (), []
     try:
-        from dldoctor.checks import run_checks
+        from dldoctor.checks import run_checks  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         return (), []
     try:

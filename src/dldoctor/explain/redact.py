@@ -8,8 +8,8 @@ C:\\Users\\NAME shapes of other machines) become ``~``.
 
 from __future__ import annotations
 
-import os
 import re
+from pathlib import Path
 from typing import List, Optional, Pattern, Tuple
 
 REDACTED = "<redacted>"
@@ -25,7 +25,10 @@ _SECRETS: List[Tuple[Pattern[str], str]] = [
     ),
     (re.compile(r"(?i)\b(Bearer|Basic|token)\s+[A-Za-z0-9._~+/=-]{12,}"), r"\1 " + REDACTED),
     (re.compile(r"(?i)(\b[a-z][a-z0-9+.-]*://)[^/\s:@]+:[^/\s@]+@"), r"\1" + REDACTED + "@"),
-    (re.compile(r"\b(?:hf|ghp|gho|ghs|ghu|github_pat|glpat|xox[abpr])_[A-Za-z0-9_-]{16,}"), REDACTED),
+    (
+        re.compile(r"\b(?:hf|ghp|gho|ghs|ghu|github_pat|glpat|xox[abpr])_[A-Za-z0-9_-]{16,}"),
+        REDACTED,
+    ),
     (re.compile(r"\bsk-[A-Za-z0-9_-]{20,}"), REDACTED),
     (re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), REDACTED),
     (re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"), REDACTED),
@@ -37,7 +40,10 @@ _HOMES = re.compile(
 
 
 def _this_home() -> Optional[str]:
-    home = os.path.expanduser("~")
+    try:
+        home = str(Path.home())
+    except (RuntimeError, KeyError):  # no HOME and no passwd entry
+        return None
     return home if home not in ("~", "/", "") else None
 
 

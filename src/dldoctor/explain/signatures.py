@@ -29,7 +29,7 @@ class Signature:
     """One regex over pasted text and the causes it points at, with weights."""
 
     id: str
-    anchor: str
+    anchors: Tuple[str, ...]  # empty = always run
     pattern: Pattern[str]
     causes: Tuple[Tuple[str, float], ...]
     unless: Tuple[str, ...] = ()
@@ -55,7 +55,7 @@ class EvidenceRule:
 
 
 def _same_or_release_of(value: str, wanted: str) -> bool:
-    """"2.9.0+cpu" and "2.9.0.post1" count as 2.9.0; "2.9.10" does not."""
+    """ "2.9.0+cpu" and "2.9.0.post1" count as 2.9.0; "2.9.10" does not."""
     value, wanted = value.lower(), wanted.lower()
     return value == wanted or value.startswith((wanted + "+", wanted + ".post"))
 
@@ -83,8 +83,13 @@ def _parse_signature(raw: Any, slugs: Sequence[str]) -> Signature:
     if unknown:
         raise _fail(sid, f"unknown keys {sorted(unknown)}")
     anchor, pattern = raw.get("anchor"), raw.get("pattern")
-    if not isinstance(anchor, str) or anchor != anchor.lower():
-        raise _fail(sid, "anchor must be a lower-case string ('' = always run)")
+    anchors = [anchor] if isinstance(anchor, str) else anchor
+    if (
+        not isinstance(anchors, list)
+        or not all(isinstance(a, str) and a == a.lower() for a in anchors)
+        or (len(anchors) > 1 and not all(anchors))
+    ):
+        raise _fail(sid, "anchor must be a lower-case string or list of them ('' = always run)")
     if not isinstance(pattern, str) or not pattern:
         raise _fail(sid, "pattern must be a non-empty string")
     try:
@@ -106,7 +111,7 @@ def _parse_signature(raw: Any, slugs: Sequence[str]) -> Signature:
     unless = raw.get("unless", [])
     if not isinstance(unless, list) or not all(isinstance(u, str) for u in unless):
         raise _fail(sid, "unless must be a list of signature ids")
-    return Signature(sid, anchor, compiled, tuple(pairs), tuple(unless))
+    return Signature(sid, tuple(a for a in anchors if a), compiled, tuple(pairs), tuple(unless))
 
 
 def _parse_evidence(raw: Any, slugs: Sequence[str]) -> EvidenceRule:

@@ -1,0 +1,70 @@
+"""Accuracy on real error texts from public threads (tests/data/explain)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dldoctor import conditions
+from dldoctor.conditions import DataError
+from dldoctor.explain.corpus import Case, accuracy, evaluate, load_corpus, read_case
+
+CORPUS = Path(__file__).resolve().parent.parent / "data" / "explain"
+CASES = load_corpus(CORPUS)
+
+
+def test_corpus_is_large_and_broad() -> None:
+    assert len(CASES) >= 80
+    families = {c.cause for c in CASES}
+    assert len(families) >= 25
+    assert {c.platform for c in CASES} == set(conditions.PLATFORMS)
+    assert sum(c.held_out for c in CASES) >= len(CASES) // 8  # a real hold-out exists
+
+
+def test_corpus_has_localized_windows_messages() -> None:
+    text = "\n".join(c.text for c in CASES)
+    for phrase in ("找不到指定的模块", "页面文件太小", "Das angegebene Modul", "não pode executar"):
+        assert phrase in text
+
+
+def test_top1_accuracy_with_machine_facts() -> None:
+    top1, top3 = accuracy(evaluate(CASES, use_facts=True))
+    assert top1 >= 0.9
+    assert top3 >= 0.97
+
+
+def test_top1_accuracy_from_text_alone() -> None:
+    top1, _ = accuracy(evaluate(CASES, use_facts=False))
+    assert top1 >= 0.9
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_confirmed_cause_is_in_top3(case: Case) -> None:
+    (outcome,) = evaluate([case], use_facts=True)
+    assert outcome.top3, f"{case.cause} not in {outcome.ranked[:3]} ({case.source})"
+
+
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ('source = "http://x"\nplatform = "linux"\ncause = "corrupt-install"\ntext = "t"', "https"),
+        (
+            'source = "https://x"\nplatform = "beos"\ncause = "corrupt-install"\ntext = "t"',
+            "platform",
+        ),
+        ('source = "https://x"\nplatform = "linux"\ncause = "nope"\ntext = "t"', "unknown cause"),
+        ('source = "https://x"\nplatform = "linux"\ncause = "corrupt-install"\ntext = ""', "text"),
+        (
+            'source = "https://x"\nplatform = "linux"\ncause = "corrupt-install"\n'
+            'text = "t"\nx = 1',
+            "unknown",
+        ),
+        ("source = ", "Invalid"),
+    ],
+)
+def test_bad_case_files_are_rejected(tmp_path: Path, body: str, message: str) -> None:
+    path = tmp_path / "case.toml"
+    path.write_text(body, encoding="utf-8")
+    with pytest.raises(DataError, match=message):
+        read_case(path)

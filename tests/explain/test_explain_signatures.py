@@ -1,0 +1,110 @@
+"""The signature data file: schema enforced at load, every condition reachable."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any, Callable, Dict, List
+
+import pytest
+
+from dldoctor import conditions
+from dldoctor.conditions import DataError
+from dldoctor.explain import diagnose_text
+from dldoctor.explain.corpus import load_corpus
+from dldoctor.explain.signatures import load_signatures, parse_signatures
+
+CORPUS = Path(__file__).resolve().parent.parent / "data" / "explain"
+SLUGS = [c.slug for c in conditions.all_conditions()]
+
+
+def test_packaged_signatures_load_and_cover_every_condition() -> None:
+    sigs = load_signatures()
+    covered = {slug for s in sigs.signatures for slug, _ in s.causes}
+    assert covered == set(SLUGS)
+    assert set(sigs.distinguish) == set(SLUGS)
+
+
+@pytest.mark.parametrize("cond", conditions.all_conditions(), ids=lambda c: c.slug)
+def test_each_condition_is_found_from_its_own_example(cond: conditions.Condition) -> None:
+    ranked = [c.slug for c in diagnose_text(cond.example).shown]
+    assert cond.slug in ranked
+
+
+def _texts() -> List[str]:
+    return [c.text for c in load_corpus(CORPUS)] + [c.example for c in conditions.all_conditions()]
+
+
+def test_anchor_occurs_in_every_match() -> None:
+    """The prefilter may only skip a regex when it could not match: each anchor must be
+    part of every text the regex matches (checked on the corpus and the examples)."""
+    texts = _texts()
+    for sig in load_signatures().signatures:
+        if not sig.anchors:
+            continue
+        for text in texts:
+            for m in sig.pattern.finditer(text):
+                assert any(a in m.group(0).lower() for a in sig.anchors), (sig.id, m.group(0))
+
+
+def _minimal() -> Dict[str, Any]:
+    return {
+        "schema_version": 1,
+        "signature": [
+            {"id": "a", "anchor": "x", "pattern": "x(?P<lib>y)", "causes": {SLUGS[0]: 0.5}},
+            {"id": "b", "anchor": "", "pattern": "z", "causes": {s: 0.1 for s in SLUGS}},
+        ],
+        "distinguish": {s: "how" for s in SLUGS},
+        "evidence": [
+            {"slug": SLUGS[0], "fact": "os", "is": ["linux"], "factor": 0.5, "reason": "r"}
+        ],
+    }
+
+
+def test_minimal_document_is_valid() -> None:
+    sigs = parse_signatures(_minimal(), SLUGS)
+    assert [s.id for s in sigs.signatures] == ["a", "b"]
+
+
+def _set(path: List[Any], value: Any) -> Callable[[Dict[str, Any]], None]:
+    def mutate(doc: Dict[str, Any]) -> None:
+        node: Any = doc
+        for step in path[:-1]:
+            node = node[step]
+        if value is KeyError:
+            del node[path[-1]]
+        else:
+            node[path[-1]] = value
+
+    return mutate
+
+
+BROKEN = {
+    "schema version": (_set(["schema_version"], 2), "schema_version"),
+    "bad regex": (_set(["signature", 0, "pattern"], "x(?P<lib"), "does not compile"),
+    "unknown slug": (_set(["signature", 0, "causes"], {"no-such-thing": 0.5}), "unknown condition"),
+    "zero weight": (_set(["signature", 0, "causes"], {SLUGS[0]: 0}), "(0, 1]"),
+    "big weight": (_set(["signature", 0, "causes"], {SLUGS[0]: 1.5}), "(0, 1]"),
+    "bool weight": (_set(["signature", 0, "causes"], {SLUGS[0]: True}), "number"),
+    "unknown key": (_set(["signature", 0, "weight"], 1), "unknown keys"),
+    "duplicate id": (_set(["signature", 1, "id"], "a"), "duplicate"),
+    "upper anchor": (_set(["signature", 0, "anchor"], "X"), "lower-case"),
+    "empty in list": (_set(["signature", 0, "anchor"], ["x", ""]), "lower-case"),
+    "unless unknown": (_set(["signature", 0, "unless"], ["zz"]), "unknown signatures"),
+    "uncovered": (_set(["signature", 1, "causes"], {SLUGS[0]: 0.1}), "without any signature"),
+    "no distinguish": (_set(["distinguish"], KeyError), "distinguish"),
+    "distinguish gap": (_set(["distinguish", SLUGS[3]], KeyError), "without a distinguish"),
+    "bad fact": (_set(["evidence", 0, "fact"], "ram"), "fact must be"),
+    "is and is_not": (_set(["evidence", 0, "is_not"], ["x"]), "exactly one"),
+    "bad factor": (_set(["evidence", 0, "factor"], 0), "factor"),
+    "top-level typo": (_set(["signatures"], []), "unknown top-level"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN))
+def test_broken_documents_are_rejected(name: str) -> None:
+    mutate, message = BROKEN[name]
+    doc = copy.deepcopy(_minimal())
+    mutate(doc)
+    with pytest.raises(DataError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        parse_signatures(doc, SLUGS)
