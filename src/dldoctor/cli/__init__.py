@@ -32,7 +32,7 @@ examples:
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:  # type: ignore[name-defined] # noqa: F821
+    def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         self.exit(2, f"dldoctor: {message}\n")
 
