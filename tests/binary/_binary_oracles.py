@@ -98,7 +98,9 @@ def elf_pyelftools(path: Path) -> Facts:
 _READELF_DYN = re.compile(r"\((NEEDED|SONAME|RPATH|RUNPATH)\)\s+[^\[]*\[(.*)\]\s*$")
 _READELF_VERNEED_FILE = re.compile(r"^\s*(?:0x)?[0-9a-f]+: Version: \d+\s+File: (\S+)")
 _READELF_VERNEED_NAME = re.compile(r"^\s*(?:0x)?[0-9a-f]+:\s+Name: (\S+)\s+Flags")
-_READELF_VERDEF = re.compile(r"^\s*(?:0x)?[0-9a-f]+: Rev: \d+\s+Flags: (\S+)\s+Index: \d+\s+Cnt: \d+\s+Name: (\S+)")
+_READELF_VERDEF = re.compile(
+    r"^\s*(?:0x)?[0-9a-f]+: Rev: \d+\s+Flags: (\S+)\s+Index: \d+\s+Cnt: \d+\s+Name: (\S+)"
+)
 
 
 def elf_readelf(path: Path) -> Facts:
@@ -198,6 +200,7 @@ def _objdump_lines(path: Path) -> Iterator[str]:
             yield line
     finally:
         proc.kill()
+        proc.stdout.close()
         proc.wait()
 
 
@@ -280,9 +283,7 @@ def macho_macholib(path: Path) -> List[Facts]:
 
 def diff(ours_: Facts, theirs: Facts) -> List[str]:
     """One line per field that differs."""
-    return [
-        f"{k}: ours={ours_[k]!r} oracle={theirs[k]!r}" for k in theirs if ours_[k] != theirs[k]
-    ]
+    return [f"{k}: ours={ours_[k]!r} oracle={theirs[k]!r}" for k in theirs if ours_[k] != theirs[k]]
 
 
 def names(facts: Facts) -> int:

@@ -21,6 +21,7 @@ CACHE = REPO / ".cache"
 DATA = REPO / "tests" / "data" / "binary"
 TORCH_VENV_REQS = ["torch==2.13.0", "numpy", "scipy"]
 
+
 def _fetch_corpus_module():  # type: ignore[no-untyped-def]
     spec = importlib.util.spec_from_file_location("fetch_corpus", DATA / "fetch_corpus.py")
     assert spec and spec.loader
@@ -28,10 +29,12 @@ def _fetch_corpus_module():  # type: ignore[no-untyped-def]
     spec.loader.exec_module(mod)
     return mod
 
+
 @pytest.fixture(scope="session")
 def corpus() -> Dict[str, Path]:
     """group name -> folder of unpacked native files of real wheels (see fetch_corpus.GROUPS)."""
     return _fetch_corpus_module().fetch_all(CACHE / "corpus")  # type: ignore[no-any-return]
+
 
 @pytest.fixture(scope="session")
 def torch_venv() -> Path:
@@ -44,6 +47,7 @@ def torch_venv() -> Path:
         subprocess.run([*pip, *TORCH_VENV_REQS], check=True)
         marker.write_text(" ".join(TORCH_VENV_REQS))
     return venv
+
 
 @pytest.fixture(scope="session")
 def tiny(tmp_path_factory: pytest.TempPathFactory) -> Dict[str, Path]:
