@@ -105,9 +105,10 @@ def main() -> None:
     fetch = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(fetch)
     corpus = fetch.fetch_all(REPO / ".cache" / "corpus")
-    venv = REPO / ".cache" / "venvs" / "binary-torch"
-    if not venv.exists():
-        sys.exit("no torch venv: run `pytest -m slow tests/binary` once to build it")
+    venvs = sorted((REPO / ".cache" / "venvs").glob("torch-*"))
+    if not venvs:
+        sys.exit("no torch venv: run the test suite once to build it")
+    venv = venvs[0]
     bench("torch venv ELF", "elf", binaries(venv, "elf"))
     win = [p for g in ("win_amd64", "win32") for p in binaries(corpus[g], "pe")]
     bench("win wheels PE", "pe", win)

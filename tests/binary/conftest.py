@@ -1,8 +1,8 @@
 """Fixtures for the binary-reader tests: real binaries, built or downloaded at test time.
 
 Everything heavy is cached under ``.cache/`` at the repository root (gitignored)
-and reused: the wheel corpus (tests/data/binary/fetch_corpus.py) and a venv
-holding the torch CPU wheel, numpy and scipy. Tiny binaries are compiled with
+and reused: the wheel corpus (tests/data/binary/fetch_corpus.py) and the suite-wide torch venv
+(tests/conftest.py). Tiny binaries are compiled with
 gcc and x86_64-w64-mingw32-gcc into a temporary folder per session.
 """
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib.util
 import subprocess
-import sys
 from pathlib import Path
 from typing import Dict
 
@@ -19,7 +18,6 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 CACHE = REPO / ".cache"
 DATA = REPO / "tests" / "data" / "binary"
-TORCH_VENV_REQS = ["torch==2.13.0", "numpy", "scipy"]
 
 
 def _fetch_corpus_module():  # type: ignore[no-untyped-def]
@@ -34,19 +32,6 @@ def _fetch_corpus_module():  # type: ignore[no-untyped-def]
 def corpus() -> Dict[str, Path]:
     """group name -> folder of unpacked native files of real wheels (see fetch_corpus.GROUPS)."""
     return _fetch_corpus_module().fetch_all(CACHE / "corpus")  # type: ignore[no-any-return]
-
-
-@pytest.fixture(scope="session")
-def torch_venv() -> Path:
-    """A venv with the torch CPU wheel, numpy and scipy (built once, then reused)."""
-    venv = CACHE / "venvs" / "binary-torch"
-    marker = venv / ".dldoctor-complete"
-    if not marker.exists():
-        subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
-        pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet"]
-        subprocess.run([*pip, *TORCH_VENV_REQS], check=True)
-        marker.write_text(" ".join(TORCH_VENV_REQS))
-    return venv
 
 
 @pytest.fixture(scope="session")
