@@ -1,0 +1,145 @@
+"""transitive-framework-import: a module that loads a framework on import for one function.
+
+seeds 000 and 002: noisereduce and albumentations import torch at module level, so a torch
+that cannot load breaks code that never asked for it. In a module other code imports, an
+``import torch`` whose names are used inside a single function only is that shape: moving the
+import into the function keeps importing the module cheap and safe. Entry scripts (a
+``__main__`` guard, a shebang, ``__main__.py``) and notebooks are what the user runs on
+purpose, so they are not checked. Uses count per outermost function (methods separately);
+uses in class bodies, decorators, defaults and evaluated annotations count as module level.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Dict, Iterator, List, Set, Tuple, Union
+
+from dldoctor.lint.analysis import location
+from dldoctor.lint.model import Context, Hit
+from dldoctor.model import Evidence
+
+SLUG = "transitive-framework-import"
+_Import = Union[ast.Import, ast.ImportFrom]
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def module_imports(body: List[ast.stmt]) -> Iterator[_Import]:
+    """Imports that run at import time (not in functions, classes or TYPE_CHECKING blocks)."""
+    for stmt in body:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            yield stmt
+        elif isinstance(stmt, ast.If):
+            if not _is_type_checking(stmt.test):
+                yield from module_imports(stmt.body)
+            yield from module_imports(stmt.orelse)
+        elif isinstance(stmt, ast.Try):
+            for block in (stmt.body, *(h.body for h in stmt.handlers), stmt.orelse, stmt.finalbody):
+                yield from module_imports(block)
+        elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+            yield from module_imports(stmt.body)
+
+
+def bindings(stmt: _Import) -> Iterator[Tuple[str, str]]:
+    """(bound name, root module) pairs of one import statement."""
+    if isinstance(stmt, ast.Import):
+        for alias in stmt.names:
+            yield (alias.asname or alias.name.split(".")[0]), alias.name.split(".")[0]
+    elif stmt.module and not stmt.level:
+        for alias in stmt.names:
+            if alias.name != "*":
+                yield (alias.asname or alias.name), stmt.module.split(".")[0]
+
+
+class _Uses(ast.NodeVisitor):
+    """Scope ("" = module level, else a function name) of every load of the watched names."""
+
+    def __init__(self, names: Set[str], lazy_annotations: bool) -> None:
+        self.names = names
+        self.lazy = lazy_annotations
+        self.scope = ""
+        self.owner = ""
+        self.uses: Dict[str, Set[str]] = {}
+
+    def _function(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> None:
+        for deco in node.decorator_list:
+            self.visit(deco)
+        args = node.args
+        for default in (*args.defaults, *args.kw_defaults):
+            if default is not None:
+                self.visit(default)
+        if not self.lazy:
+            for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
+                if arg is not None and arg.annotation is not None:
+                    self.visit(arg.annotation)
+            if node.returns is not None:
+                self.visit(node.returns)
+        outer = self.scope
+        if not outer:
+            self.scope = f"{self.owner}.{node.name}" if self.owner else node.name
+        for stmt in node.body:
+            self.visit(stmt)
+        self.scope = outer
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        self._function(node)
+
+    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> None:
+        self._function(node)
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        outer = self.owner
+        if not self.scope:
+            self.owner = node.name
+        self.generic_visit(node)
+        self.owner = outer
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if node.id in self.names and isinstance(node.ctx, ast.Load):
+            self.uses.setdefault(node.id, set()).add(self.scope)
+
+
+def _future_annotations(tree: ast.Module) -> bool:
+    return any(
+        isinstance(s, ast.ImportFrom)
+        and s.module == "__future__"
+        and any(a.name == "annotations" for a in s.names)
+        for s in tree.body
+    )
+
+
+def check(ctx: Context) -> Iterator[Hit]:
+    if not ctx.importable:
+        return
+    first: Dict[str, _Import] = {}
+    names: Dict[str, str] = {}  # bound name -> framework
+    for stmt in module_imports(ctx.tree.body):
+        for name, root in bindings(stmt):
+            if root in ctx.apis.frameworks:
+                first.setdefault(root, stmt)
+                names[name] = root
+    if not names:
+        return
+    uses = _Uses(set(names), _future_annotations(ctx.tree))
+    uses.visit(ctx.tree)
+    for framework, stmt in first.items():
+        scopes: Set[str] = set()
+        for name, root in names.items():
+            if root == framework:
+                scopes |= uses.uses.get(name, set())
+        only: str | None = next(iter(scopes)) if len(scopes) == 1 else None
+        if not only:
+            continue
+        line, col = location(stmt)
+        yield Hit(
+            SLUG,
+            line,
+            col,
+            f"{framework} imported at module level but used only in {only}()",
+            f"Import {framework} inside {only}() so importing this module does not load it.",
+            (Evidence("used in", f"{only}()"),),
+        )
