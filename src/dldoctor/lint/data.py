@@ -27,7 +27,6 @@ class Spawner:
     """A call that starts worker processes; ``lazy`` ones start them only when used."""
 
     names: FrozenSet[str]
-    label: str
     lazy: bool
 
 
@@ -79,9 +78,9 @@ def parse_apis(data: Mapping[str, Any]) -> Apis:
     spawners: List[Spawner] = []
     for i, raw in enumerate(data.get("spawner") or ()):
         where = f"apis: spawner[{i}]"
-        if not isinstance(raw.get("label"), str) or not isinstance(raw.get("lazy"), bool):
-            raise DataError(f"{where}: needs a label (str) and lazy (bool)")
-        spawners.append(Spawner(frozenset(_strs(raw, "names", where)), raw["label"], raw["lazy"]))
+        if not isinstance(raw.get("lazy"), bool):
+            raise DataError(f"{where}: needs lazy (bool)")
+        spawners.append(Spawner(frozenset(_strs(raw, "names", where)), raw["lazy"]))
     if not spawners:
         raise DataError("apis: no [[spawner]] tables")
     dl = data.get("dataloader")

@@ -13,8 +13,9 @@ What a file is decides which rules apply (the documented rule, see ``classify``)
 * a ``.py`` outside any package that is not an entry script is both: flat projects run and
   import such files alike, so the main-guard rule checks it.
 
-The transitive-framework-import rule checks the files other code imports: every ``.py`` that
-is not an entry script. One file that cannot be read or parsed is reported as an error and
+The transitive-framework-import rule checks the library modules (in a package, not an entry
+script): a flat-layout file cannot be told apart from a script, and a script that imports the
+framework it exists for is not a finding. One file that cannot be read or parsed is reported as an error and
 never stops the others.
 """
 
@@ -73,7 +74,7 @@ def classify(source: Source, ctx_info: ModuleInfo, force_script: bool) -> Tuple[
     entry = source.path.name == "__main__.py" or source.shebang or has_main_guard(tree)
     argv = ctx_info.reach(tree.body).argv
     script = force_script or entry or argv or not source.in_package
-    return script, not (entry or argv)
+    return script, source.in_package and not (entry or argv)
 
 
 def display_path(path: Path) -> str:

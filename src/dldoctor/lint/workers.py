@@ -65,4 +65,4 @@ def spawn_site(call: ast.Call, ctx: Context) -> SpawnSite | None:
     sp = ctx.apis.spawner(q)
     if sp is None:
         return None
-    return SpawnSite(call, sp.label, sp.lazy)
+    return SpawnSite(call, f"{ctx.segment(call.func, 28)}()", sp.lazy)
