@@ -15,8 +15,8 @@ What a file is decides which rules apply (the documented rule, see ``classify``)
 
 The transitive-framework-import rule checks the library modules (in a package, not an entry
 script): a flat-layout file cannot be told apart from a script, and a script that imports the
-framework it exists for is not a finding. One file that cannot be read or parsed is reported as an error and
-never stops the others.
+framework it exists for is not a finding. One file that cannot be read or parsed is reported
+as an error and never stops the others.
 """
 
 from __future__ import annotations

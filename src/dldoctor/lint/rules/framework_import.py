@@ -4,8 +4,9 @@ seeds 000 and 002: noisereduce and albumentations import torch at module level, 
 that cannot load breaks code that never asked for it. In a module other code imports, an
 ``import torch`` whose names are used inside a single function only is that shape: moving the
 import into the function keeps importing the module cheap and safe. Only library modules are
-checked (see ``dldoctor.lint.runner``): scripts and notebooks are run on purpose. Uses count per outermost function (methods separately);
-uses in class bodies, decorators, defaults and evaluated annotations count as module level.
+checked (see ``dldoctor.lint.runner``): scripts and notebooks are run on purpose. Uses
+count per outermost function (methods separately); uses in class bodies, decorators,
+defaults and evaluated annotations count as module level.
 """
 
 from __future__ import annotations
