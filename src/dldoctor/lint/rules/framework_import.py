@@ -2,16 +2,21 @@
 
 seeds 000 and 002: noisereduce and albumentations import torch at module level, so a torch
 that cannot load breaks code that never asked for it. In a module other code imports, an
-``import torch`` whose names are used inside a single function only is that shape: moving the
-import into the function keeps importing the module cheap and safe. Only library modules are
-checked (see ``dldoctor.lint.runner``): scripts and notebooks are run on purpose. Uses
-count per outermost function (methods separately); uses in class bodies, decorators,
-defaults and evaluated annotations count as module level.
+*optional* ``import torch`` (inside ``try: ... except ImportError`` or under an
+``if ..._available`` / ``find_spec`` test: the package works without it) whose names are used
+inside a single function only is that shape: moving the import into the function keeps
+importing the module cheap and safe. A plain ``import torch`` is not reported: the package
+requires torch (in the survey of real packages, all 22 such findings were libraries built on
+the framework, or their tests). Only library modules are checked, not tests (see
+``dldoctor.lint.runner``): scripts and notebooks are run on purpose. Uses count per outermost
+function (methods separately); uses in class bodies, decorators, defaults and evaluated
+annotations count as module level.
 """
 
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 from typing import Dict, Iterator, List, Set, Tuple, Union
 
 from dldoctor.lint.analysis import location
@@ -28,20 +33,40 @@ def _is_type_checking(test: ast.expr) -> bool:
     )
 
 
-def module_imports(body: List[ast.stmt]) -> Iterator[_Import]:
-    """Imports that run at import time (not in functions, classes or TYPE_CHECKING blocks)."""
+_IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException", "OSError"}
+
+
+def _catches_import_error(node: ast.Try) -> bool:
+    for handler in node.handlers:
+        kinds = handler.type
+        names = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
+        if any(n is None or getattr(n, "id", "") in _IMPORT_ERRORS for n in names):
+            return True
+    return False
+
+
+def _is_availability_test(test: ast.expr) -> bool:
+    text = " ".join(getattr(n, "id", "") or getattr(n, "attr", "") for n in ast.walk(test)).lower()
+    return "available" in text or "find_spec" in text
+
+
+def module_imports(body: List[ast.stmt], optional: bool = False) -> Iterator[Tuple[_Import, bool]]:
+    """Imports that run at import time (not in functions, classes or TYPE_CHECKING blocks),
+    each with whether it is optional (guarded by an ImportError handler or availability test).
+    """
     for stmt in body:
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
-            yield stmt
+            yield stmt, optional
         elif isinstance(stmt, ast.If):
             if not _is_type_checking(stmt.test):
-                yield from module_imports(stmt.body)
-            yield from module_imports(stmt.orelse)
+                yield from module_imports(stmt.body, optional or _is_availability_test(stmt.test))
+            yield from module_imports(stmt.orelse, optional)
         elif isinstance(stmt, ast.Try):
-            for block in (stmt.body, *(h.body for h in stmt.handlers), stmt.orelse, stmt.finalbody):
-                yield from module_imports(block)
+            yield from module_imports(stmt.body, optional or _catches_import_error(stmt))
+            for block in (*(h.body for h in stmt.handlers), stmt.orelse, stmt.finalbody):
+                yield from module_imports(block, optional)
         elif isinstance(stmt, (ast.With, ast.AsyncWith)):
-            yield from module_imports(stmt.body)
+            yield from module_imports(stmt.body, optional)
 
 
 def bindings(stmt: _Import) -> Iterator[Tuple[str, str]]:
@@ -103,6 +128,17 @@ class _Uses(ast.NodeVisitor):
             self.uses.setdefault(node.id, set()).add(self.scope)
 
 
+def _is_test(path: Path) -> bool:
+    """Test modules are collected by a runner, not imported by users."""
+    name = path.name
+    return (
+        name.startswith("test_")
+        or name.endswith("_test.py")
+        or name == "conftest.py"
+        or path.parent.name in ("tests", "test")
+    )
+
+
 def _future_annotations(tree: ast.Module) -> bool:
     return any(
         isinstance(s, ast.ImportFrom)
@@ -113,13 +149,13 @@ def _future_annotations(tree: ast.Module) -> bool:
 
 
 def check(ctx: Context) -> Iterator[Hit]:
-    if not ctx.importable:
+    if not ctx.importable or _is_test(ctx.source.path):
         return
     first: Dict[str, _Import] = {}
     names: Dict[str, str] = {}  # bound name -> framework
-    for stmt in module_imports(ctx.tree.body):
+    for stmt, optional in module_imports(ctx.tree.body):
         for name, root in bindings(stmt):
-            if root in ctx.apis.frameworks:
+            if root in ctx.apis.frameworks and optional:
                 first.setdefault(root, stmt)
                 names[name] = root
     if not names:

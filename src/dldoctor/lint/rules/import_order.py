@@ -22,7 +22,7 @@ SLUG = "import-order-conflict"
 
 def check(ctx: Context) -> Iterator[Hit]:
     seen: List[Tuple[int, int, str]] = []  # (line, col, root module) in source order
-    for stmt in module_imports(ctx.tree.body):
+    for stmt, _ in module_imports(ctx.tree.body):
         line, col = location(stmt)
         for _, root in bindings(stmt):
             seen.append((line, col, root))
