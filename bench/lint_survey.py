@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import html.parser
-import io
 import json
 import os
 import re
@@ -56,7 +55,7 @@ class _Links(html.parser.HTMLParser):
         self.links: Dict[str, str] = {}
         self._href = ""
 
-    def handle_starttag(self, tag: str, attrs: List[Tuple[str, "str | None"]]) -> None:
+    def handle_starttag(self, tag: str, attrs: List[Tuple[str, str | None]]) -> None:
         if tag == "a":
             self._href = dict(attrs).get("href") or ""
 

@@ -43,9 +43,9 @@ class DataError(ValueError):
     """A data file does not follow its schema."""
 
 
-def load_toml(name: str) -> Dict[str, Any]:
-    """Read one of the package's TOML data files."""
-    with (DATA_DIR / name).open("rb") as fh:
+def load_toml(name: str, folder: Path = DATA_DIR) -> Dict[str, Any]:
+    """Read one of the package's TOML data files (by default from this folder)."""
+    with (folder / name).open("rb") as fh:
         data: Dict[str, Any] = tomllib.load(fh)
     return data
 

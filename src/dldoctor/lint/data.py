@@ -6,18 +6,12 @@ they came from) and validated here at load, so a broken entry fails in tests, no
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Dict, FrozenSet, List, Mapping, Tuple
 
-from dldoctor.conditions import PLATFORMS, DataError
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.8-3.10
-    import tomli as tomllib
+from dldoctor.conditions import PLATFORMS, DataError, load_toml
 
 DATA_DIR = Path(__file__).parent
 
@@ -60,8 +54,7 @@ class ImportOrder:
 
 
 def _load(name: str) -> Dict[str, Any]:
-    with (DATA_DIR / name).open("rb") as fh:
-        return tomllib.load(fh)
+    return load_toml(name, DATA_DIR)
 
 
 def _strs(raw: Mapping[str, Any], key: str, where: str) -> Tuple[str, ...]:
