@@ -15,3 +15,12 @@ if ((${#missing[@]})); then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+# i386 package index only (nothing i386 is installed): tests/data/i386/fetch_python.sh downloads
+# and unpacks Debian's i386 CPython into .cache/ to test against a real 32-bit interpreter.
+if ! dpkg --print-foreign-architectures | grep -qx i386; then
+  dpkg --add-architecture i386
+fi
+if ! apt-cache show python3.11-minimal:i386 >/dev/null 2>&1; then
+  apt-get update -qq || true  # one stale mirror must not stop the rest; the check below decides
+  apt-cache show python3.11-minimal:i386 >/dev/null
+fi

@@ -88,7 +88,7 @@ def interpreter(cwd):
         "env_kind": kind,
         "soabi": sysconfig.get_config_var("SOABI") or "",
         "ext_suffix": sysconfig.get_config_var("EXT_SUFFIX") or "",
-        "platform_tag": sysconfig.get_platform(),
+        "platform_tag": platform_tag(),
         "abiflags": getattr(sys, "abiflags", ""),
         "gil_disabled": bool(sysconfig.get_config_var("Py_GIL_DISABLED")),
         "sys_path": [cwd if p in ("", ".") else p for p in _ORIG_PATH],
@@ -96,6 +96,16 @@ def interpreter(cwd):
         "user_site": user_site,
         "stdlib_dirs": stdlib_dirs(),
     }
+
+
+def platform_tag():
+    """The platform wheels must match. sysconfig names the kernel's machine, so a 32-bit
+    Python on a 64-bit Linux kernel says linux-x86_64; pip (packaging.tags) maps that to
+    linux-i686 / linux-armv8l, and so must we or x86_64 wheels would look installable."""
+    plat = sysconfig.get_platform()
+    if struct.calcsize("P") == 4:
+        plat = {"linux-x86_64": "linux-i686", "linux-aarch64": "linux-armv8l"}.get(plat, plat)
+    return plat
 
 
 def stdlib_dirs():
