@@ -19,7 +19,10 @@ def home_pattern(homes: Iterable[str]) -> re.Pattern[str] | None:
     if not alts:
         return None
     alts.sort(key=len, reverse=True)
-    return re.compile("(?:" + "|".join(alts) + r")(?=$|[\\/\"'\s:;,)\]])", re.IGNORECASE if os.name == "nt" else 0)
+    # Only at the start of a path: not /tmp/x/root/... when the home is /root.
+    start = r"(?<![\w./\\~-])"
+    end = r"(?=$|[\\/\"'\s:;,)\]])"
+    return re.compile(start + "(?:" + "|".join(alts) + ")" + end, re.IGNORECASE if os.name == "nt" else 0)
 
 
 def redact_home(text: str, extra_homes: Iterable[str] = ()) -> str:

@@ -97,3 +97,10 @@ def test_help_teaches() -> None:
     assert done.returncode == 0
     for word in ("check", "explain", "exit status", "examples"):
         assert word in done.stdout
+
+
+def test_home_is_hidden_only_at_the_start_of_a_path() -> None:
+    from dldoctor.redact import redact_home
+
+    text = '/tmp/x/root/bin/python /root/venv "/root" C:\\Users\\bob\\env'
+    assert redact_home(text, ["/root", "C:\\Users\\bob"]) == '/tmp/x/root/bin/python ~/venv "~" ~\\env'
