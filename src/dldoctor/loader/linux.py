@@ -137,6 +137,7 @@ class _Object:
     info: Optional[BinaryLike]
     names: Set[str]
     loader: Optional["_Object"]
+    dirs: Optional[List[Tuple[str, str]]] = None  # its search folders, computed once
 
 
 class LinuxLoader:
@@ -189,7 +190,9 @@ class LinuxLoader:
         """(found path, rule, folders tried, shadowed copies, incompatible copies)."""
         steps: List[Tuple[str, str, Optional[str]]] = []  # (rule, place, candidate path)
         seen_dirs: Set[str] = set()
-        for rule, folder in self._candidates(req):
+        if req.dirs is None:
+            req.dirs = self._candidates(req)
+        for rule, folder in req.dirs:
             if folder in seen_dirs:
                 continue
             seen_dirs.add(folder)
@@ -219,7 +222,10 @@ class LinuxLoader:
         return found, found_rule, unique_dirs(tried), unique_dirs(shadowed), incompatible
 
     def load(self, root_path: str) -> LoadGraph:
-        """Load ``root_path`` as ld.so loads a program (as ``ldd`` shows it)."""
+        """Load ``root_path`` as ld.so loads a program (as ``ldd`` shows it), in a fresh process.
+
+        One loader can load many roots: headers and folder listings are reused between them."""
+        self._unreadable = {}
         root_info = self.read(root_path)
         root = _Object(root_path, self.fs.realpath(root_path), root_info, {root_path}, None)
         if root_info.soname:
