@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Callable, List
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "loader"))
-from ldd_agreement import elf_files  # noqa: E402
+from ldd_agreement import elf_files
 
-from dldoctor.binary import read_binary  # noqa: E402
-from dldoctor.loader.graph import HostFileSystem  # noqa: E402
-from dldoctor.loader.linux import LinuxLoader, host_config  # noqa: E402
+from dldoctor.binary import read_binary
+from dldoctor.loader.graph import HostFileSystem
+from dldoctor.loader.linux import LinuxLoader, host_config
 
 
 def timed(fn: Callable[[], object]) -> float:
@@ -49,8 +49,13 @@ def main() -> None:
     libtree = timed(lambda: run_peer(["libtree", "-p"], files))
     print(f"libraries: {len(files)}")
     print(f"dldoctor deps (all, one process): {ours:.3f} s")
-    print(f"ldd once per library:             {ldd:.3f} s   ratio dldoctor/ldd     = {ours / ldd:.3f}")
-    print(f"libtree once per library:         {libtree:.3f} s   ratio dldoctor/libtree = {ours / libtree:.3f}")
+    print(
+        f"ldd once per library:             {ldd:.3f} s   ratio dldoctor/ldd     = {ours / ldd:.3f}"
+    )
+    print(
+        f"libtree once per library:         {libtree:.3f} s   "
+        f"ratio dldoctor/libtree = {ours / libtree:.3f}"
+    )
 
 
 if __name__ == "__main__":

@@ -7,6 +7,8 @@ Each ELF is judged on its own, as ldd judges it (the file is the root). Per-cont
 module that loads it) is tested separately in test_ldd_agreement.py.
 """
 
+# Loader paths are plain strings of the modelled OS (posix or Windows), not pathlib paths.
+# ruff: noqa: PTH113, PTH114, PTH118
 from __future__ import annotations
 
 import os
@@ -16,7 +18,7 @@ from pathlib import Path
 from typing import Dict, Iterator, List, Tuple
 
 sys.path.insert(0, str(Path(__file__).parent))
-from oracles import compare_with_ldd  # noqa: E402
+from oracles import compare_with_ldd
 
 
 def elf_files(root: Path) -> Iterator[str]:
@@ -38,7 +40,9 @@ def agreement(root: Path) -> Tuple[int, int, List[Tuple[str, str, object]]]:
         results: List[Dict[str, object]] = list(pool.map(compare_with_ldd, files))
     names = sum(len(r["ldd"]) for r in results)  # type: ignore[arg-type]
     mismatches = [
-        (f, n, v) for f, r in zip(files, results) for n, v in r["mismatches"].items()  # type: ignore[attr-defined]
+        (f, n, v)
+        for f, r in zip(files, results)
+        for n, v in r["mismatches"].items()  # type: ignore[attr-defined]
     ]
     return len(files), names, mismatches
 

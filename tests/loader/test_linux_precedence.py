@@ -4,12 +4,13 @@ Every library exports one function and marks its copy by its folder: the same fi
 two folders lets each test see which folder won.
 """
 
+# Loader paths are plain strings of the modelled OS (posix or Windows), not pathlib paths.
 from __future__ import annotations
 
 import os
 import subprocess
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List
 
 import pytest
 from conftest import need
@@ -21,12 +22,23 @@ def cc(out: Path, soname: str, links: List[Path] = (), rpath: str = "", runpath:
     out.parent.mkdir(parents=True, exist_ok=True)
     src = out.with_suffix(".c")
     src.write_text(f"int f_{out.parent.name}_{abs(hash(out.name))}(void) {{ return 1; }}\n")
-    cmd = [need("gcc"), "-shared", "-fPIC", "-o", str(out), str(src), f"-Wl,-soname,{soname}", "-Wl,--no-as-needed"]
+    cmd = [
+        need("gcc"),
+        "-shared",
+        "-fPIC",
+        "-o",
+        str(out),
+        str(src),
+        f"-Wl,-soname,{soname}",
+        "-Wl,--no-as-needed",
+    ]
     for lib in links:
         cmd += [f"-L{lib.parent}", f"-l:{lib.name}"]
     subprocess.run(cmd, check=True, capture_output=True)
     if rpath:
-        subprocess.run([need("patchelf"), "--force-rpath", "--set-rpath", rpath, str(out)], check=True)
+        subprocess.run(
+            [need("patchelf"), "--force-rpath", "--set-rpath", rpath, str(out)], check=True
+        )
     if runpath:
         subprocess.run([need("patchelf"), "--set-rpath", runpath, str(out)], check=True)
     return out
@@ -38,7 +50,7 @@ def env_with(**extra: str) -> Dict[str, str]:
     return env
 
 
-def agree(top: Path, env: Dict[str, str], name: str, expect: Optional[Path], rule: str) -> None:
+def agree(top: Path, env: Dict[str, str], name: str, expect: Path | None, rule: str) -> None:
     """Model, ldd and libtree all bind ``name`` to ``expect`` (None: not found) by ``rule``."""
     graph = model(str(top), env)
     res = next(e.resolution for e in graph.unique() if e.resolution.name == name)
@@ -66,9 +78,14 @@ def test_rpath_beats_ld_library_path(tmp_path: Path, lib_p: Dict[str, Path]) -> 
 
 def test_ld_library_path_beats_runpath(tmp_path: Path, lib_p: Dict[str, Path]) -> None:
     top = cc(tmp_path / "top" / "libtop.so", "libtop.so", [lib_p["r"]], runpath=str(tmp_path / "r"))
-    agree(top, env_with(LD_LIBRARY_PATH=str(tmp_path / "l")), "libp.so", lib_p["l"], "ld_library_path")
-    res = next(e.resolution for e in model(str(top), env_with(LD_LIBRARY_PATH=str(tmp_path / "l"))).unique()
-               if e.resolution.name == "libp.so")
+    agree(
+        top, env_with(LD_LIBRARY_PATH=str(tmp_path / "l")), "libp.so", lib_p["l"], "ld_library_path"
+    )
+    res = next(
+        e.resolution
+        for e in model(str(top), env_with(LD_LIBRARY_PATH=str(tmp_path / "l"))).unique()
+        if e.resolution.name == "libp.so"
+    )
     assert res.shadowed == (str(lib_p["r"]),)  # the wheel's own copy lost to LD_LIBRARY_PATH
 
 
@@ -91,7 +108,12 @@ def test_rpath_is_inherited(tmp_path: Path) -> None:
 def test_runpath_in_the_requester_stops_rpath_inheritance(tmp_path: Path) -> None:
     leaf = cc(tmp_path / "r" / "libleaf.so", "libleaf.so")
     mid = cc(tmp_path / "m" / "libmid.so", "libmid.so", [leaf], runpath=str(tmp_path / "nowhere"))
-    top = cc(tmp_path / "top" / "libtop.so", "libtop.so", [mid], rpath=f"{tmp_path / 'r'}:{tmp_path / 'm'}")
+    top = cc(
+        tmp_path / "top" / "libtop.so",
+        "libtop.so",
+        [mid],
+        rpath=f"{tmp_path / 'r'}:{tmp_path / 'm'}",
+    )
     agree(top, env_with(), "libleaf.so", None, "not-found")
 
 
@@ -107,7 +129,9 @@ def test_missing_library_lists_every_folder_tried(tmp_path: Path) -> None:
     gone.unlink()
     env = env_with(LD_LIBRARY_PATH=str(tmp_path / "l"))
     agree(top, env, "libgone.so", None, "not-found")
-    res = next(e.resolution for e in model(str(top), env).unique() if e.resolution.name == "libgone.so")
+    res = next(
+        e.resolution for e in model(str(top), env).unique() if e.resolution.name == "libgone.so"
+    )
     assert res.tried[:2] == (str(tmp_path / "l"), str(tmp_path / "r"))
     assert "/etc/ld.so.cache" in res.tried and "/usr/lib" in res.tried
 
@@ -116,7 +140,9 @@ def test_already_loaded_soname_is_reused(tmp_path: Path) -> None:
     first = cc(tmp_path / "a" / "libx.so", "libx.so")
     other = cc(tmp_path / "c" / "libdup.so.1", "libdup.so.1")
     user = cc(tmp_path / "a" / "libuser.so", "libuser.so", [other], runpath=str(tmp_path / "c"))
-    top = cc(tmp_path / "top" / "libtop.so", "libtop.so", [first, user], runpath=str(tmp_path / "a"))
+    top = cc(
+        tmp_path / "top" / "libtop.so", "libtop.so", [first, user], runpath=str(tmp_path / "a")
+    )
     # top needs "libx.so" (loaded first); that file's SONAME becomes libdup.so.1 afterwards
     subprocess.run([need("patchelf"), "--set-soname", "libdup.so.1", str(first)], check=True)
     graph = model(str(top), env_with())

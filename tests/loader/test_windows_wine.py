@@ -6,6 +6,8 @@ binding. The one deliberate difference: a DllMain returning FALSE (1114) is only
 run time, so the model predicts success there and says so.
 """
 
+# Loader paths are plain strings of the modelled OS (posix or Windows), not pathlib paths.
+# ruff: noqa: PTH118
 from __future__ import annotations
 
 import os
@@ -49,7 +51,12 @@ def run_wine(base: Path, env: Dict[str, str]) -> Tuple[List[str], List[str]]:
     env = dict(env, WINEPATH=";".join(to_wine(base / d) for d in scenarios.PATH_DIRS))
     out = subprocess.run(
         ["wine", str(base / "bin" / "loader.exe"), *args],
-        env=env, cwd=base / "cwd", capture_output=True, text=True, timeout=120, check=True,
+        env=env,
+        cwd=base / "cwd",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
     ).stdout.splitlines()
     return out[0].split(" -> ", 1)[1].split(";"), out[1:]
 

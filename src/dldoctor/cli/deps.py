@@ -5,6 +5,8 @@ Each edge names the loader rule that found it (see ``dldoctor.loader.linux`` /
 Exit 0 when everything resolved, 1 when something would fail to load, 2 on bad input.
 """
 
+# Loader paths are plain strings of the modelled OS (posix or Windows), not pathlib paths.
+# ruff: noqa: PTH100, PTH109, PTH111, PTH113, PTH118
 from __future__ import annotations
 
 import argparse
@@ -12,7 +14,7 @@ import json
 import os
 import sys
 from dataclasses import replace
-from typing import Dict, List, Mapping, Optional, Set
+from typing import Dict, List, Mapping, Set
 
 from dldoctor.binary import BinaryFormatError, read_binary, sniff_format
 from dldoctor.errors import DldoctorError
@@ -53,15 +55,32 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("text", "json"), default="text")
     win = parser.add_argument_group("windows")
     win.add_argument("--app-dir", metavar="DIR", help="the executable's folder (python.exe's)")
-    win.add_argument("--dll-directory", action="append", default=[], metavar="DIR",
-                     help="a folder added with os.add_dll_directory (repeatable)")
-    win.add_argument("--load-flags", default=f"{CPYTHON_EXTENSION_FLAGS:x}", metavar="HEX",
-                     help="LoadLibraryExW flags; 0 = plain LoadLibraryW (default: 1100, "
-                     "how CPython >= 3.8 loads an extension module)")
-    win.add_argument("--preloaded", action="append", default=[], metavar="DLL_PATH",
-                     help="a module already in the process (repeatable)")
-    win.add_argument("--system-dir", metavar="DIR",
-                     help="the System32 folder to search (default: on Windows the host's)")
+    win.add_argument(
+        "--dll-directory",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a folder added with os.add_dll_directory (repeatable)",
+    )
+    win.add_argument(
+        "--load-flags",
+        default=f"{CPYTHON_EXTENSION_FLAGS:x}",
+        metavar="HEX",
+        help="LoadLibraryExW flags; 0 = plain LoadLibraryW (default: 1100, "
+        "how CPython >= 3.8 loads an extension module)",
+    )
+    win.add_argument(
+        "--preloaded",
+        action="append",
+        default=[],
+        metavar="DLL_PATH",
+        help="a module already in the process (repeatable)",
+    )
+    win.add_argument(
+        "--system-dir",
+        metavar="DIR",
+        help="the System32 folder to search (default: on Windows the host's)",
+    )
 
 
 def host_platform() -> str:
@@ -103,15 +122,19 @@ def compute(args: argparse.Namespace) -> LoadGraph:
         return resolve_linux(lib, read_binary, HostFileSystem(), cfg)
     if platform == "macos":
         mac = MacConfig(
-            dyld_library_path=split_search_path(env.get("DYLD_LIBRARY_PATH", "")) + tuple(args.search_path),
+            dyld_library_path=split_search_path(env.get("DYLD_LIBRARY_PATH", ""))
+            + tuple(args.search_path),
             dyld_fallback_library_path=split_search_path(env["DYLD_FALLBACK_LIBRARY_PATH"])
-            if "DYLD_FALLBACK_LIBRARY_PATH" in env else MacConfig().dyld_fallback_library_path,
+            if "DYLD_FALLBACK_LIBRARY_PATH" in env
+            else MacConfig().dyld_fallback_library_path,
         )
         return resolve_macos(lib, read_binary, HostFileSystem(), mac)
     return _windows(lib, info.machine, env, args, host)
 
 
-def _windows(lib: str, machine: str, env: Mapping[str, str], args: argparse.Namespace, host: bool) -> LoadGraph:
+def _windows(
+    lib: str, machine: str, env: Mapping[str, str], args: argparse.Namespace, host: bool
+) -> LoadGraph:
     sysroot = env.get("SystemRoot") if host else None
     system32 = args.system_dir or (os.path.join(sysroot, "System32") if sysroot else None)
     cfg = WindowsConfig(
@@ -133,13 +156,13 @@ def _windows(lib: str, machine: str, env: Mapping[str, str], args: argparse.Name
     return proc.load_library(lib, parse_flags(args.load_flags)).graph
 
 
-def tilde(path: Optional[str]) -> str:
+def tilde(path: str | None) -> str:
     """Home shown as ``~`` (nothing of the user's layout leaks into pasted output)."""
     if not path:
         return ""
     home = os.path.expanduser("~")
     if home not in ("", "/") and (path == home or path.startswith(home + os.sep)):
-        return "~" + path[len(home):]
+        return "~" + path[len(home) :]
     return path
 
 
@@ -159,7 +182,9 @@ def render_text(graph: LoadGraph) -> str:
                 lines.extend(f"{pad}    tried: {tilde(t)}" for t in res.tried)
                 lines.extend(f"{pad}    skipped: {tilde(s)}" for s in res.shadowed)
                 continue
-            lines.append(f"{prefix}{branch}{res.name} [{res.rule}] {tilde(res.path) or '(not on disk here)'}")
+            lines.append(
+                f"{prefix}{branch}{res.name} [{res.rule}] {tilde(res.path) or '(not on disk here)'}"
+            )
             if res.path and res.rule != ALREADY_LOADED and res.path not in expanded:
                 expanded.add(res.path)
                 walk(res.path, prefix + ("    " if last else "│   "))

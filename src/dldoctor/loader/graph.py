@@ -14,12 +14,14 @@ order the real loader meets them, each edge carrying the :class:`~dldoctor.model
 (rule that found it, folders tried, copies shadowed).
 """
 
+# Loader paths are plain strings of the modelled OS (posix or Windows), not pathlib paths.
+# ruff: noqa: PTH113, PTH208
 from __future__ import annotations
 
 import os
 import posixpath
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Protocol, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Protocol, Tuple
 
 from dldoctor.model import Resolution
 
@@ -41,7 +43,7 @@ class BinaryLike(Protocol):
     @property
     def bits(self) -> int: ...
     @property
-    def soname(self) -> Optional[str]: ...
+    def soname(self) -> str | None: ...
     @property
     def needed(self) -> Tuple[str, ...]: ...
     @property
@@ -70,7 +72,7 @@ class FileSystem(Protocol):
     @property
     def pathmod(self) -> PathModule: ...
 
-    def find(self, folder: str, name: str) -> Optional[str]:
+    def find(self, folder: str, name: str) -> str | None:
         """The path of the file ``name`` inside ``folder``, or None."""
 
     def is_file(self, path: str) -> bool:
@@ -103,7 +105,7 @@ class HostFileSystem:
             self._listings[folder] = cached
         return cached
 
-    def find(self, folder: str, name: str) -> Optional[str]:
+    def find(self, folder: str, name: str) -> str | None:
         key = name.lower() if self.case_insensitive else name
         actual = self._listing(folder).get(key)
         if actual is None:
@@ -139,7 +141,7 @@ class LoadGraph:
     root: str
     platform: str
     edges: Tuple[Edge, ...]
-    error: Optional[str] = None  # a predicted load failure ("not-found", "wrong-architecture")
+    error: str | None = None  # a predicted load failure ("not-found", "wrong-architecture")
     unreadable: Tuple[Tuple[str, str], ...] = ()  # (path, why) files found but not readable
     notes: Tuple[str, ...] = field(default=())
 
@@ -162,7 +164,9 @@ class LoadGraph:
     @property
     def missing(self) -> Tuple[Edge, ...]:
         """Edges the loader could not satisfy (not found, or only a wrong-architecture copy)."""
-        return tuple(e for e in self.edges if e.resolution.path is None and is_failure(e.resolution))
+        return tuple(
+            e for e in self.edges if e.resolution.path is None and is_failure(e.resolution)
+        )
 
 
 def is_failure(resolution: Resolution) -> bool:

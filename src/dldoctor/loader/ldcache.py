@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from typing import Dict, Optional, Tuple
+from typing import Dict, Tuple
 
 NEW_MAGIC = b"glibc-ld.so.cache1.1"
 OLD_MAGIC = b"ld.so-1.7.0"
@@ -74,8 +74,12 @@ def _parse_new(data: bytes, base: int) -> Tuple[CacheEntry, ...]:
         raise CacheFormatError(f"{nlibs} entries do not fit in {len(data)} bytes")
     entries = []
     for i in range(nlibs):
-        eflags, key, value, _os, hwcap = struct.unpack_from(endian + "iIIIQ", data, base + 48 + i * 24)
-        entries.append(CacheEntry(_cstr(data, base + key), eflags, hwcap, _cstr(data, base + value)))
+        eflags, key, value, _os, hwcap = struct.unpack_from(
+            endian + "iIIIQ", data, base + 48 + i * 24
+        )
+        entries.append(
+            CacheEntry(_cstr(data, base + key), eflags, hwcap, _cstr(data, base + value))
+        )
     return tuple(entries)
 
 
@@ -96,7 +100,9 @@ def parse_ld_so_cache(data: bytes) -> Tuple[CacheEntry, ...]:
         entries = []
         for i in range(nlibs):
             eflags, key, value = struct.unpack_from("<iII", data, 16 + i * 12)
-            entries.append(CacheEntry(_cstr(data, old_end + key), eflags, 0, _cstr(data, old_end + value)))
+            entries.append(
+                CacheEntry(_cstr(data, old_end + key), eflags, 0, _cstr(data, old_end + value))
+            )
         return tuple(entries)
     raise CacheFormatError("not an ld.so.cache (unknown magic)")
 
@@ -116,7 +122,7 @@ def read_ld_so_cache(path: str = "/etc/ld.so.cache") -> Tuple[CacheEntry, ...]:
 
 def cache_lookup_table(entries: Tuple[CacheEntry, ...], machine: str) -> Dict[str, str]:
     """name -> path as ld.so would pick it for ``machine`` (first acceptable entry wins)."""
-    wanted: Optional[int] = CACHE_FLAGS.get(machine)
+    wanted: int | None = CACHE_FLAGS.get(machine)
     table: Dict[str, str] = {}
     for entry in entries:
         if entry.hwcap & HWCAP_EXTENSION or entry.hwcap:

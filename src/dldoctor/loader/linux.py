@@ -29,13 +29,15 @@ copy "already-loaded" reuses. Not modelled: glibc-hwcaps and legacy hwcap subfol
 DF_1_NODEFLIB, LD_PRELOAD, dlopen flags (RTLD_DEEPBIND, namespaces).
 """
 
+# Loader paths are plain strings of the modelled OS (posix or Windows), not pathlib paths.
+# ruff: noqa: PTH109, PTH112, PTH117, PTH118, PTH119, PTH120
 from __future__ import annotations
 
 import os
 import platform as _platform
 from collections import deque
 from dataclasses import dataclass
-from typing import Deque, Dict, List, Mapping, Optional, Set, Tuple
+from typing import Deque, Dict, List, Mapping, Set, Tuple
 
 from dldoctor.loader.graph import (
     ALREADY_LOADED,
@@ -80,11 +82,13 @@ class LinuxConfig:
     default_dirs: Tuple[str, ...] = ()
     lib: str = "lib64"  # what $LIB expands to
     platform: str = "x86_64"  # what $PLATFORM expands to (AT_PLATFORM)
-    rtld: Optional[str] = None  # ld.so's own path, always loaded
+    rtld: str | None = None  # ld.so's own path, always loaded
     cwd: str = "."
 
 
-def default_dirs_for(machine: str, bits: int, is_dir: "Optional[object]" = None) -> Tuple[Tuple[str, ...], str]:
+def default_dirs_for(
+    machine: str, bits: int, is_dir: object | None = None
+) -> Tuple[Tuple[str, ...], str]:
     """The built-in folders and the ``$LIB`` expansion for this host's glibc layout."""
     triplet = TRIPLETS.get(machine, "")
     if triplet and (os.path.isdir(f"/lib/{triplet}") or os.path.isdir(f"/usr/lib/{triplet}")):
@@ -107,7 +111,7 @@ def host_machine() -> str:
     return {"amd64": "x86_64", "arm64": "aarch64", "i686": "x86", "i386": "x86"}.get(m, m)
 
 
-def host_config(env: Mapping[str, str], machine: Optional[str] = None, bits: int = 64) -> LinuxConfig:
+def host_config(env: Mapping[str, str], machine: str | None = None, bits: int = 64) -> LinuxConfig:
     """The configuration of this machine's ld.so for a process with environment ``env``."""
     machine = machine or host_machine()
     dirs, lib = default_dirs_for(machine, bits)
@@ -134,10 +138,10 @@ def expand_tokens(entry: str, origin: str, config: LinuxConfig) -> str:
 class _Object:
     found_at: str  # the path ld.so opened (its folder is $ORIGIN)
     real: str
-    info: Optional[BinaryLike]
+    info: BinaryLike | None
     names: Set[str]
-    loader: Optional["_Object"]
-    dirs: Optional[List[Tuple[str, str]]] = None  # its search folders, computed once
+    loader: _Object | None
+    dirs: List[Tuple[str, str]] | None = None  # its search folders, computed once
 
 
 class LinuxLoader:
@@ -148,14 +152,14 @@ class LinuxLoader:
         self.fs = fs
         self.config = config
         self._cache = cache_lookup_table(config.cache, config.machine)
-        self._headers: Dict[str, Optional[BinaryLike]] = {}
+        self._headers: Dict[str, BinaryLike | None] = {}
         self._unreadable: Dict[str, str] = {}
 
-    def _header(self, path: str) -> Optional[BinaryLike]:
+    def _header(self, path: str) -> BinaryLike | None:
         if path not in self._headers:
             try:
                 self._headers[path] = self.read(path)
-            except Exception as exc:  # noqa: BLE001 - any reader failure is a fact, not a crash
+            except Exception as exc:
                 self._headers[path] = None
                 self._unreadable[path] = str(exc) or type(exc).__name__
         return self._headers[path]
@@ -168,27 +172,35 @@ class LinuxLoader:
         out: List[Tuple[str, str]] = []
         info = req.info
         if info is None or not info.runpath:
-            node: Optional[_Object] = req
+            node: _Object | None = req
             while node is not None:
                 ninfo = node.info
                 if ninfo is not None and ninfo.rpath and not ninfo.runpath:
                     rule = "rpath" if node is req else "rpath-inherited"
                     origin = os.path.dirname(node.found_at)
-                    out += [(rule, self._dir(expand_tokens(d, origin, self.config) or ".")) for d in ninfo.rpath]
+                    out += [
+                        (rule, self._dir(expand_tokens(d, origin, self.config) or "."))
+                        for d in ninfo.rpath
+                    ]
                 node = node.loader
         out += [("ld_library_path", self._dir(d)) for d in self.config.ld_library_path]
         if info is not None and info.runpath:
             origin = os.path.dirname(req.found_at)
-            out += [("runpath", self._dir(expand_tokens(d, origin, self.config) or ".")) for d in info.runpath]
+            out += [
+                ("runpath", self._dir(expand_tokens(d, origin, self.config) or "."))
+                for d in info.runpath
+            ]
         return out
 
     def _compatible(self, path: str, root: BinaryLike) -> bool:
         info = self._header(path)
         return info is not None and info.machine == root.machine and info.bits == root.bits
 
-    def _search(self, req: _Object, name: str, root: BinaryLike) -> Tuple[Optional[str], str, Tuple[str, ...], Tuple[str, ...], List[str]]:
+    def _search(
+        self, req: _Object, name: str, root: BinaryLike
+    ) -> Tuple[str | None, str, Tuple[str, ...], Tuple[str, ...], List[str]]:
         """(found path, rule, folders tried, shadowed copies, incompatible copies)."""
-        steps: List[Tuple[str, str, Optional[str]]] = []  # (rule, place, candidate path)
+        steps: List[Tuple[str, str, str | None]] = []  # (rule, place, candidate path)
         seen_dirs: Set[str] = set()
         if req.dirs is None:
             req.dirs = self._candidates(req)
@@ -198,12 +210,14 @@ class LinuxLoader:
             seen_dirs.add(folder)
             steps.append((rule, folder, self.fs.find(folder, name)))
         cached = self._cache.get(name)
-        steps.append(("ld.so.cache", CACHE_FILE, cached if cached and self.fs.is_file(cached) else None))
+        steps.append(
+            ("ld.so.cache", CACHE_FILE, cached if cached and self.fs.is_file(cached) else None)
+        )
         for folder in self.config.default_dirs:
             if folder not in seen_dirs:
                 seen_dirs.add(folder)
                 steps.append(("default-dirs", folder, self.fs.find(folder, name)))
-        found: Optional[str] = None
+        found: str | None = None
         found_rule = NOT_FOUND
         tried: List[str] = []
         shadowed: List[str] = []
@@ -235,7 +249,9 @@ class LinuxLoader:
         rtld = self.config.rtld
         if rtld and self.fs.is_file(rtld) and self.fs.realpath(rtld) not in by_real:
             rinfo = self._header(rtld)
-            robj = _Object(rtld, self.fs.realpath(rtld), rinfo, {rtld, os.path.basename(rtld)}, None)
+            robj = _Object(
+                rtld, self.fs.realpath(rtld), rinfo, {rtld, os.path.basename(rtld)}, None
+            )
             if rinfo is not None and rinfo.soname:
                 robj.names.add(rinfo.soname)
             loaded.append(robj)
@@ -247,7 +263,9 @@ class LinuxLoader:
             if req.info is None:
                 continue
             for name in req.info.needed:
-                edges.append(Edge(req.real, self._resolve(req, name, root_info, loaded, by_real, queue)))
+                edges.append(
+                    Edge(req.real, self._resolve(req, name, root_info, loaded, by_real, queue))
+                )
         missing = [e for e in edges if e.resolution.path is None]
         return LoadGraph(
             root=root.real,

@@ -30,7 +30,7 @@ from __future__ import annotations
 import posixpath
 from collections import deque
 from dataclasses import dataclass
-from typing import Deque, Dict, List, Optional, Set, Tuple
+from typing import Deque, Dict, List, Set, Tuple
 
 from dldoctor.loader.graph import (
     ALREADY_LOADED,
@@ -53,15 +53,15 @@ class MacConfig:
 
     dyld_library_path: Tuple[str, ...] = ()
     dyld_fallback_library_path: Tuple[str, ...] = ("/usr/local/lib", "/usr/lib")
-    executable: Optional[str] = None
+    executable: str | None = None
 
 
 @dataclass
 class _Image:
     path: str
     real: str
-    info: Optional[BinaryLike]
-    loader: Optional["_Image"]
+    info: BinaryLike | None
+    loader: _Image | None
 
 
 class MacLoader:
@@ -71,10 +71,10 @@ class MacLoader:
         self.read, self.fs, self.config = read, fs, config
         self._unreadable: Dict[str, str] = {}
 
-    def _header(self, path: str) -> Optional[BinaryLike]:
+    def _header(self, path: str) -> BinaryLike | None:
         try:
             return self.read(path)
-        except Exception as exc:  # noqa: BLE001 - any reader failure is a fact, not a crash
+        except Exception as exc:
             self._unreadable[path] = str(exc) or type(exc).__name__
             return None
 
@@ -84,13 +84,18 @@ class MacLoader:
 
     def _candidates(self, req: _Image, name: str, exe_dir: str) -> List[Tuple[str, str]]:
         leaf = posixpath.basename(name)
-        out = [("dyld_library_path", posixpath.join(d, leaf)) for d in self.config.dyld_library_path]
+        out = [
+            ("dyld_library_path", posixpath.join(d, leaf)) for d in self.config.dyld_library_path
+        ]
         if name.startswith("@rpath/"):
             rest = name[len("@rpath/") :]
-            node: Optional[_Image] = req
+            node: _Image | None = req
             while node is not None:
                 rpaths = node.info.rpath if node.info is not None else ()
-                out += [("rpath(@rpath)", posixpath.join(self._expand(r, node, exe_dir), rest)) for r in rpaths]
+                out += [
+                    ("rpath(@rpath)", posixpath.join(self._expand(r, node, exe_dir), rest))
+                    for r in rpaths
+                ]
                 node = node.loader
         elif name.startswith("@loader_path/"):
             out.append(("loader_path", self._expand(name, req, exe_dir)))
@@ -128,12 +133,16 @@ class MacLoader:
                             names.setdefault(image.info.soname, image)
         missing = [e for e in edges if e.resolution.rule == NOT_FOUND]
         return LoadGraph(
-            root.real, "macos", tuple(edges),
+            root.real,
+            "macos",
+            tuple(edges),
             error=NOT_FOUND if missing else None,
             unreadable=tuple(sorted(self._unreadable.items())),
         )
 
-    def _find(self, req: _Image, name: str, exe_dir: str, loaded: List[_Image]) -> Tuple[Resolution, Optional[_Image]]:
+    def _find(
+        self, req: _Image, name: str, exe_dir: str, loaded: List[_Image]
+    ) -> Tuple[Resolution, _Image | None]:
         tried: List[str] = []
         seen: Set[str] = set()
         for rule, path in self._candidates(req, name, exe_dir):
@@ -156,7 +165,9 @@ class MacLoader:
             tried.append(path)
             if self.fs.is_file(path):
                 image = _Image(path, self.fs.realpath(path), self._header(path), req)
-                return Resolution(name, image.real, "dyld_fallback_library_path", unique_dirs(tried)), image
+                return Resolution(
+                    name, image.real, "dyld_fallback_library_path", unique_dirs(tried)
+                ), image
         return Resolution(name, None, NOT_FOUND, unique_dirs(tried)), None
 
 

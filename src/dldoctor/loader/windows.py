@@ -46,7 +46,7 @@ import ntpath
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, List, Sequence, Tuple
 
 from dldoctor.errors import DldoctorError
 from dldoctor.loader.graph import (
@@ -94,18 +94,24 @@ def load_windows_dll_data(path: str = str(DATA_FILE)) -> WindowsDllData:
     """Read and validate ``windows_dlls.json``; a broken file is a loud error."""
     with open(path, encoding="utf-8") as fh:
         raw = json.load(fh)
-    if raw.get("schema") != "dldoctor-windows-dlls/1" or not isinstance(raw.get("provenance"), dict):
+    if raw.get("schema") != "dldoctor-windows-dlls/1" or not isinstance(
+        raw.get("provenance"), dict
+    ):
         raise ValueError(f"{path}: unknown schema or no provenance")
     lists = {}
     for key in ("known_dlls", "os_dlls", "api_set_prefixes"):
         value = raw.get(key)
-        if not isinstance(value, list) or not all(isinstance(v, str) and v == v.lower() for v in value):
+        if not isinstance(value, list) or not all(
+            isinstance(v, str) and v == v.lower() for v in value
+        ):
             raise ValueError(f"{path}: {key} must be a list of lower-case strings")
         if key not in raw["provenance"]:
             raise ValueError(f"{path}: {key} has no provenance")
         lists[key] = value
     return WindowsDllData(
-        frozenset(lists["known_dlls"]), frozenset(lists["os_dlls"]), tuple(lists["api_set_prefixes"])
+        frozenset(lists["known_dlls"]),
+        frozenset(lists["os_dlls"]),
+        tuple(lists["api_set_prefixes"]),
     )
 
 
@@ -114,11 +120,11 @@ class WindowsConfig:
     """The process facts that steer the search (folders as the file system view spells them)."""
 
     machine: str = "x86_64"
-    app_dir: Optional[str] = None
-    system32: Optional[str] = None
-    system: Optional[str] = None
-    windows: Optional[str] = None
-    cwd: Optional[str] = None
+    app_dir: str | None = None
+    system32: str | None = None
+    system: str | None = None
+    windows: str | None = None
+    cwd: str | None = None
     path: Tuple[str, ...] = ()
 
 
@@ -130,7 +136,7 @@ class LoadOutcome:
     flags: int
     error: int
     graph: LoadGraph
-    failed_name: Optional[str] = None
+    failed_name: str | None = None
     notes: Tuple[str, ...] = field(default=(RUNTIME_ONLY_NOTE,))
 
 
@@ -147,7 +153,7 @@ class WindowsProcess:
         read: ReadBinary,
         fs: FileSystem,
         config: WindowsConfig,
-        data: Optional[WindowsDllData] = None,
+        data: WindowsDllData | None = None,
     ) -> None:
         self.read = read
         self.fs = fs
@@ -156,7 +162,7 @@ class WindowsProcess:
         self.path: Tuple[str, ...] = config.path
         self.dll_directories: List[str] = []
         self.modules: List[Tuple[str, str]] = []  # (lower base name, real path) in load order
-        self._headers: Dict[str, Optional[BinaryLike]] = {}
+        self._headers: Dict[str, BinaryLike | None] = {}
         self._unreadable: Dict[str, str] = {}
 
     # -- process state -------------------------------------------------------------------
@@ -169,7 +175,7 @@ class WindowsProcess:
         """Change the process PATH (the loader reads it at every load)."""
         self.path = tuple(entries)
 
-    def module(self, name: str) -> Optional[str]:
+    def module(self, name: str) -> str | None:
         """``GetModuleHandleW(name)`` + ``GetModuleFileNameW``: the loaded file of that name."""
         key = name.lower()
         return next((real for base, real in self.modules if base == key), None)
@@ -184,19 +190,19 @@ class WindowsProcess:
     def _base(self, path: str) -> str:
         return ntpath.basename(path) if "\\" in path else self.fs.pathmod.basename(path)
 
-    def _header(self, path: str) -> Optional[BinaryLike]:
+    def _header(self, path: str) -> BinaryLike | None:
         if path not in self._headers:
             try:
                 self._headers[path] = self.read(path)
-            except Exception as exc:  # noqa: BLE001 - any reader failure is a fact, not a crash
+            except Exception as exc:
                 self._headers[path] = None
                 self._unreadable[path] = str(exc) or type(exc).__name__
         return self._headers[path]
 
-    def search_order(self, flags: int, load_dir: Optional[str]) -> List[Tuple[str, str]]:
+    def search_order(self, flags: int, load_dir: str | None) -> List[Tuple[str, str]]:
         """(rule, folder) pairs in the order the loader tries folders for these flags."""
         cfg = self.config
-        out: List[Tuple[str, Optional[str]]] = []
+        out: List[Tuple[str, str | None]] = []
         if flags & SEARCH_FLAGS:
             default = bool(flags & LOAD_LIBRARY_SEARCH_DEFAULT_DIRS)
             if flags & LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR:
@@ -217,7 +223,9 @@ class WindowsProcess:
             out += [("path", d) for d in self.path]
         return [(rule, d) for rule, d in out if d]
 
-    def _find(self, name: str, order: List[Tuple[str, str]], pending: List[Tuple[str, str]]) -> Resolution:
+    def _find(
+        self, name: str, order: List[Tuple[str, str]], pending: List[Tuple[str, str]]
+    ) -> Resolution:
         key = name.lower()
         for base, real in self.modules + pending:
             if base == key:
@@ -228,7 +236,7 @@ class WindowsProcess:
             sys32 = self.config.system32
             hit = self.fs.find(sys32, name) if sys32 else None
             return Resolution(name, self.fs.realpath(hit) if hit else None, "known-dll")
-        found: Optional[Tuple[str, str]] = None
+        found: Tuple[str, str] | None = None
         tried: List[str] = []
         shadowed: List[str] = []
         wrong: List[str] = []
@@ -246,7 +254,13 @@ class WindowsProcess:
             elif hit is not None and self.fs.realpath(hit) != self.fs.realpath(found[1]):
                 shadowed.append(hit)
         if found is not None:
-            return Resolution(name, self.fs.realpath(found[1]), found[0], unique_dirs(tried), unique_dirs(shadowed))
+            return Resolution(
+                name,
+                self.fs.realpath(found[1]),
+                found[0],
+                unique_dirs(tried),
+                unique_dirs(shadowed),
+            )
         if self.config.system32 is None and key in self.data.os_dlls:
             return Resolution(name, None, "system32-assumed", unique_dirs(tried))
         if wrong:
@@ -272,7 +286,9 @@ class WindowsProcess:
         edges.append(Edge("", top))
         if top.path is None:
             if top.rule in (NOT_FOUND, WRONG_ARCHITECTURE):
-                code = ERROR_BAD_EXE_FORMAT if top.rule == WRONG_ARCHITECTURE else ERROR_MOD_NOT_FOUND
+                code = (
+                    ERROR_BAD_EXE_FORMAT if top.rule == WRONG_ARCHITECTURE else ERROR_MOD_NOT_FOUND
+                )
                 return self._outcome(target, flags, code, edges, top.name)
             return self._outcome(target, flags, ERROR_SUCCESS, edges, None)
         if any(real == top.path for _, real in self.modules):
@@ -293,7 +309,7 @@ class WindowsProcess:
         order: List[Tuple[str, str]],
         pending: List[Tuple[str, str]],
         edges: List[Edge],
-    ) -> Optional[Resolution]:
+    ) -> Resolution | None:
         """Bring one module and, depth-first in import order, its imports; first failure."""
         pending.append((self._base(real).lower(), real))
         info = self._header(real)
@@ -312,7 +328,7 @@ class WindowsProcess:
         return None
 
     def _outcome(
-        self, target: str, flags: int, error: int, edges: List[Edge], failed: Optional[str]
+        self, target: str, flags: int, error: int, edges: List[Edge], failed: str | None
     ) -> LoadOutcome:
         root = edges[0].resolution.path or target
         graph = LoadGraph(
@@ -347,6 +363,12 @@ def conda_dll_directories(prefix: str, path: Sequence[str], enable_path: bool) -
     """
     own = tuple(
         ntpath.join(prefix, *parts)
-        for parts in (("Library", "mingw-w64", "bin"), ("Library", "usr", "bin"), ("Library", "bin"), ("Scripts",), ("bin",))
+        for parts in (
+            ("Library", "mingw-w64", "bin"),
+            ("Library", "usr", "bin"),
+            ("Library", "bin"),
+            ("Scripts",),
+            ("bin",),
+        )
     )
     return own + (tuple(path) if enable_path else ())

@@ -13,7 +13,7 @@ from __future__ import annotations
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import List, Tuple
 
 HERE = Path(__file__).parent
 CC64 = "x86_64-w64-mingw32-gcc"
@@ -26,7 +26,7 @@ class Dll:
 
     path: str  # relative to base
     fn: str
-    dep: Optional[str] = None  # relative path of the DLL it imports (link target)
+    dep: str | None = None  # relative path of the DLL it imports (link target)
     fail_init: bool = False
     bits: int = 64
 
@@ -121,7 +121,14 @@ def build(base: Path) -> Path:
     for dll in DLLS:
         out = base / dll.path
         out.parent.mkdir(parents=True, exist_ok=True)
-        cmd = [CC64 if dll.bits == 64 else CC32, "-shared", "-O1", "-o", str(out), str(HERE / "node.c")]
+        cmd = [
+            CC64 if dll.bits == 64 else CC32,
+            "-shared",
+            "-O1",
+            "-o",
+            str(out),
+            str(HERE / "node.c"),
+        ]
         cmd.append(f"-DEXPORT_FN={dll.fn}")
         if dll.dep:
             dep_fn = next(d.fn for d in DLLS if d.path == dll.dep)
