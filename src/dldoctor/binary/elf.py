@@ -172,10 +172,10 @@ def _phdrs(
         return []
     if phentsize < lay.phdr.size:
         raise BinaryFormatError(f"ELF program header size {phentsize} is too small")
-    view.check(phoff, phnum * phentsize, "ELF program header table")
+    table = view.read(phoff, phnum * phentsize, "ELF program header table")
     out = []
     for i in range(phnum):
-        f = view.unpack(lay.phdr, phoff + i * phentsize, "ELF program header")
+        f = lay.phdr.unpack_from(table, i * phentsize)
         if lay.wide:
             p_type, p_offset, p_vaddr, p_filesz = f[0], f[2], f[3], f[5]
         else:
@@ -195,12 +195,11 @@ def _read_dynamic(
     tags: Dict[int, int],
     strs: Dict[int, List[int]],
 ) -> None:
-    step = lay.dyn.size
-    count = size // step
+    count = size // lay.dyn.size
     if count > MAX_DYN_ENTRIES:
         raise BinaryFormatError(f"ELF dynamic segment claims {count} entries")
-    for i in range(count):
-        tag, val = view.unpack(lay.dyn, off + i * step, "ELF dynamic entry")
+    raw = view.read(off, count * lay.dyn.size, "ELF dynamic segment")
+    for tag, val in lay.dyn.iter_unpack(raw):
         if tag == DT_NULL:
             return
         if tag in strs:

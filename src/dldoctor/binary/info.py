@@ -56,11 +56,11 @@ def read_binary(path: str, prefer_machine: str | None = None) -> BinaryInfo:
     machine). Raises BinaryFormatError for a file that is not one of those
     formats or is truncated or corrupt, OSError when it cannot be read.
     """
+    # stat before open: opening a FIFO for reading would block.
+    if not stat.S_ISREG(Path(path).stat().st_mode):
+        raise BinaryFormatError("not a regular file")
     with open(path, "rb") as f:
-        st = os.fstat(f.fileno())
-        if not stat.S_ISREG(st.st_mode):
-            raise BinaryFormatError("not a regular file")
-        size = st.st_size
+        size = os.fstat(f.fileno()).st_size
         if size == 0:
             raise BinaryFormatError("empty file")
         try:

@@ -58,16 +58,17 @@ class _Image:
 
     def __init__(self, view: View, sections: List[Section], header_size: int) -> None:
         self.view = view
-        self.sections = sections
+        # (start, end, raw offset, raw size); the loader maps max(virtual, raw) bytes.
+        self.spans = [(va, va + max(vs, rs), raw, rs) for va, vs, raw, rs in sections]
         self.header_size = min(header_size, view.size)
 
     def offset(self, rva: int, what: str) -> Tuple[int, int]:
         """File offset of ``rva`` and the end of the raw data holding it."""
         if 0 <= rva < self.header_size:
             return rva, self.header_size
-        for va, vsize, raw, rawsize in self.sections:
-            if va <= rva < va + max(vsize, rawsize):
-                delta = rva - va
+        for start, end, raw, rawsize in self.spans:
+            if start <= rva < end:
+                delta = rva - start
                 if delta >= rawsize:
                     raise BinaryFormatError(f"PE {what} RVA {rva:#x} has no data in the file")
                 return raw + delta, raw + rawsize
