@@ -8,7 +8,6 @@ module that loads it) is tested separately in test_ldd_agreement.py.
 """
 
 # Loader paths are plain strings of the modelled OS (posix or Windows), not pathlib paths.
-# ruff: noqa: PTH113, PTH114, PTH118
 from __future__ import annotations
 
 import os

@@ -1,7 +1,6 @@
 """The Linux model against ldd on every ELF of a real torch (CPU) + numpy + scipy venv."""
 
 # Loader paths are plain strings of the modelled OS (posix or Windows), not pathlib paths.
-# ruff: noqa: PTH118, PTH207
 from __future__ import annotations
 
 import glob

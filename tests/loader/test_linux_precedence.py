@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Dict, List
 
 import pytest
-from conftest import need
 from oracles import compare_with_ldd, model, model_map, run_ldd, run_libtree
+
+from conftest import need
 
 
 def cc(out: Path, soname: str, links: List[Path] = (), rpath: str = "", runpath: str = "") -> Path:  # type: ignore[assignment]

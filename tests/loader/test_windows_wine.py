@@ -7,7 +7,6 @@ run time, so the model predicts success there and says so.
 """
 
 # Loader paths are plain strings of the modelled OS (posix or Windows), not pathlib paths.
-# ruff: noqa: PTH118
 from __future__ import annotations
 
 import os

@@ -6,7 +6,6 @@ Exit 0 when everything resolved, 1 when something would fail to load, 2 on bad i
 """
 
 # Loader paths are plain strings of the modelled OS (posix or Windows), not pathlib paths.
-# ruff: noqa: PTH100, PTH109, PTH111, PTH113, PTH118
 from __future__ import annotations
 
 import argparse

@@ -15,7 +15,6 @@ order the real loader meets them, each edge carrying the :class:`~dldoctor.model
 """
 
 # Loader paths are plain strings of the modelled OS (posix or Windows), not pathlib paths.
-# ruff: noqa: PTH113, PTH208
 from __future__ import annotations
 
 import os
@@ -124,6 +123,25 @@ class HostFileSystem:
             real = os.path.realpath(path)
             self._real[path] = real
         return real
+
+
+class HeaderCache:
+    """Headers read once per path; a file that fails to read is remembered with why (a found
+    but unreadable library is a fact to report, never a crash of the model)."""
+
+    def __init__(self, read: ReadBinary) -> None:
+        self.read = read
+        self.headers: Dict[str, BinaryLike | None] = {}
+        self.unreadable: Dict[str, str] = {}
+
+    def get(self, path: str) -> BinaryLike | None:
+        if path not in self.headers:
+            try:
+                self.headers[path] = self.read(path)
+            except Exception as exc:
+                self.headers[path] = None
+                self.unreadable[path] = str(exc) or type(exc).__name__
+        return self.headers[path]
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,6 @@ DF_1_NODEFLIB, LD_PRELOAD, dlopen flags (RTLD_DEEPBIND, namespaces).
 """
 
 # Loader paths are plain strings of the modelled OS (posix or Windows), not pathlib paths.
-# ruff: noqa: PTH109, PTH112, PTH117, PTH118, PTH119, PTH120
 from __future__ import annotations
 
 import os
@@ -46,6 +45,7 @@ from dldoctor.loader.graph import (
     BinaryLike,
     Edge,
     FileSystem,
+    HeaderCache,
     LoadGraph,
     ReadBinary,
     unique_dirs,
@@ -152,17 +152,10 @@ class LinuxLoader:
         self.fs = fs
         self.config = config
         self._cache = cache_lookup_table(config.cache, config.machine)
-        self._headers: Dict[str, BinaryLike | None] = {}
-        self._unreadable: Dict[str, str] = {}
+        self._cache_h = HeaderCache(read)
 
     def _header(self, path: str) -> BinaryLike | None:
-        if path not in self._headers:
-            try:
-                self._headers[path] = self.read(path)
-            except Exception as exc:
-                self._headers[path] = None
-                self._unreadable[path] = str(exc) or type(exc).__name__
-        return self._headers[path]
+        return self._cache_h.get(path)
 
     def _dir(self, d: str) -> str:
         return os.path.normpath(d if os.path.isabs(d) else os.path.join(self.config.cwd, d))
@@ -239,7 +232,7 @@ class LinuxLoader:
         """Load ``root_path`` as ld.so loads a program (as ``ldd`` shows it), in a fresh process.
 
         One loader can load many roots: headers and folder listings are reused between them."""
-        self._unreadable = {}
+        self._cache_h.unreadable.clear()
         root_info = self.read(root_path)
         root = _Object(root_path, self.fs.realpath(root_path), root_info, {root_path}, None)
         if root_info.soname:
@@ -272,7 +265,7 @@ class LinuxLoader:
             platform="linux",
             edges=tuple(edges),
             error=missing[0].resolution.rule if missing else None,
-            unreadable=tuple(sorted(self._unreadable.items())),
+            unreadable=tuple(sorted(self._cache_h.unreadable.items())),
         )
 
     def _resolve(

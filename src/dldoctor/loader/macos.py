@@ -38,6 +38,7 @@ from dldoctor.loader.graph import (
     BinaryLike,
     Edge,
     FileSystem,
+    HeaderCache,
     LoadGraph,
     ReadBinary,
     unique_dirs,
@@ -69,14 +70,10 @@ class MacLoader:
 
     def __init__(self, read: ReadBinary, fs: FileSystem, config: MacConfig) -> None:
         self.read, self.fs, self.config = read, fs, config
-        self._unreadable: Dict[str, str] = {}
+        self._cache_h = HeaderCache(read)
 
     def _header(self, path: str) -> BinaryLike | None:
-        try:
-            return self.read(path)
-        except Exception as exc:
-            self._unreadable[path] = str(exc) or type(exc).__name__
-            return None
+        return self._cache_h.get(path)
 
     def _expand(self, entry: str, image: _Image, exe_dir: str) -> str:
         entry = entry.replace("@loader_path", posixpath.dirname(image.path))
@@ -137,7 +134,7 @@ class MacLoader:
             "macos",
             tuple(edges),
             error=NOT_FOUND if missing else None,
-            unreadable=tuple(sorted(self._unreadable.items())),
+            unreadable=tuple(sorted(self._cache_h.unreadable.items())),
         )
 
     def _find(

@@ -46,7 +46,7 @@ import ntpath
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, FrozenSet, List, Sequence, Tuple
+from typing import FrozenSet, List, Sequence, Tuple
 
 from dldoctor.errors import DldoctorError
 from dldoctor.loader.graph import (
@@ -56,6 +56,7 @@ from dldoctor.loader.graph import (
     BinaryLike,
     Edge,
     FileSystem,
+    HeaderCache,
     LoadGraph,
     ReadBinary,
     unique_dirs,
@@ -162,8 +163,7 @@ class WindowsProcess:
         self.path: Tuple[str, ...] = config.path
         self.dll_directories: List[str] = []
         self.modules: List[Tuple[str, str]] = []  # (lower base name, real path) in load order
-        self._headers: Dict[str, BinaryLike | None] = {}
-        self._unreadable: Dict[str, str] = {}
+        self._cache_h = HeaderCache(read)
 
     # -- process state -------------------------------------------------------------------
     def add_dll_directory(self, folder: str) -> None:
@@ -191,13 +191,7 @@ class WindowsProcess:
         return ntpath.basename(path) if "\\" in path else self.fs.pathmod.basename(path)
 
     def _header(self, path: str) -> BinaryLike | None:
-        if path not in self._headers:
-            try:
-                self._headers[path] = self.read(path)
-            except Exception as exc:
-                self._headers[path] = None
-                self._unreadable[path] = str(exc) or type(exc).__name__
-        return self._headers[path]
+        return self._cache_h.get(path)
 
     def search_order(self, flags: int, load_dir: str | None) -> List[Tuple[str, str]]:
         """(rule, folder) pairs in the order the loader tries folders for these flags."""
@@ -336,7 +330,7 @@ class WindowsProcess:
             platform="windows",
             edges=tuple(e for e in edges if e.requester),
             error=None if error == 0 else str(error),
-            unreadable=tuple(sorted(self._unreadable.items())),
+            unreadable=tuple(sorted(self._cache_h.unreadable.items())),
             notes=(RUNTIME_ONLY_NOTE,),
         )
         return LoadOutcome(target, flags, error, graph, failed)
