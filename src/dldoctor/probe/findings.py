@@ -119,7 +119,7 @@ def _loaded_findings(report: ProbeReport) -> List[Finding]:
             seen.add(key2)
             out.append(_finding(
                 "dll-version-conflict",
-                f"{dist}'s own {won.name} lost to another copy at run time",
+                f"{dist}'s own {Path(own).name} lost to another copy at run time",
                 [("probe", f"import {probe.label}"), (f"{dist} ships", own),
                  ("loaded instead", _lib(won))], report.platform))
         old = older_libstdcxx(probe, levels)

@@ -30,16 +30,18 @@ from dldoctor.probe.owners import OwnerIndex
 from dldoctor.probe.runner import ChildRun
 
 _HASH = re.compile(r"-[0-9a-f]{8,}(?=\.)")
+_SO_MINOR = re.compile(r"(\.so\.\d+)(\.\d+)+$")
 
 
 def library_key(path: str) -> str:
-    """The name the loader matches on: base name, case-folded, auditwheel hash removed.
+    """The name the loader matches on: base name, case-folded, auditwheel hash removed, and
+    an ELF file name cut to its usual SONAME (``libgomp.so.1.0.0`` -> ``libgomp.so.1``).
 
     ``libgomp-a34b3233.so.1`` and ``libgomp.so.1`` are one library to the user even if the
     loader sees two SONAMEs; that is exactly the duplicate we want to notice.
     """
     base = path.replace("\\", "/").rsplit("/", 1)[-1].lower()
-    return _HASH.sub("", base)
+    return _SO_MINOR.sub(r"\1", _HASH.sub("", base))
 
 
 def describe_exit(returncode: Optional[int], platform: str) -> str:
