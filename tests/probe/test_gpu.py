@@ -53,8 +53,8 @@ def _expect(meta: Dict[str, str]) -> Dict[str, str]:
     return dict(re.findall(r"(\w+)=(.*?)(?= \w+=|$)", meta["expect"]))
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in DATA.glob("header-*.txt"))
-                         + ["failed-no-driver.txt"])
+@pytest.mark.parametrize("name", [*sorted(p.name for p in DATA.glob("header-*.txt")),
+                                  "failed-no-driver.txt"])
 def test_parse_smi_header_on_real_outputs(name):
     meta, body = _fixture(name)
     want = _expect(meta)

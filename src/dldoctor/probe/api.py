@@ -149,6 +149,13 @@ def run_probes(python: Optional[str] = None, modules: Sequence[str] = (), orders
 
         import_futs = [submit("import", {"modules": list(seq)}) for seq in sequences]
         pair_futs = [submit("import", {"modules": list(p)}) for p in pair_list]
+
+        def owner_index() -> OwnerIndex:
+            # Read the RECORDs while the imports run: the index needs only sys.path.
+            runs = found_runs or [run_child(exe, "find", {"modules": []}, timeout, environ, cwd)]
+            return build_owner_index(_sys_path(runs))
+
+        owners_fut = pool.submit(owner_index) if sequences else None
         spawn_fut = submit("spawn", {"dataloader": "torch" in singles}) if spawn else None
         info = gpu_future.result() if gpu_future is not None else GpuInfo(False, error="skipped")
         gpu_fut = submit("gpu", {}) if info.driver_present and "torch" in singles else None
@@ -157,8 +164,10 @@ def run_probes(python: Optional[str] = None, modules: Sequence[str] = (), orders
         spawn_run = spawn_fut.result() if spawn_fut is not None else None
         gpu_run = gpu_fut.result() if gpu_fut is not None else None
 
+        owners = owners_fut.result() if owners_fut is not None else OwnerIndex()
     all_runs = [*found_runs, *import_runs, *pair_runs]
-    owners = build_owner_index(_sys_path(all_runs)) if all_runs else OwnerIndex()
+    if not owners.sites and all_runs:  # the find child failed; the import children know
+        owners = build_owner_index(_sys_path(all_runs))
     platform = _target_platform(all_runs)
     imports = tuple(import_probe_from_run(seq, run, owners, platform)
                     for seq, run in zip(sequences, import_runs))

@@ -1,0 +1,75 @@
+"""``dldoctor probe`` end to end, as a user runs it (a real subprocess of the CLI)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def _cli(*args, env=None):
+    full = {**os.environ, **(env or {})}
+    return subprocess.run([sys.executable, "-m", "dldoctor", "probe", *args],
+                          capture_output=True, text=True, env=full, timeout=120, check=False)
+
+
+@pytest.fixture(scope="module")
+def conflict_json(probe_site):
+    done = _cli("ext_a", "ext_b", "ext_abort", "--orders", "--format", "json", "--timeout", "20",
+                env=probe_site.env)
+    return done
+
+
+def test_json_report_with_findings_like_check(conflict_json):
+    assert conflict_json.returncode == 1, conflict_json.stderr
+    doc = json.loads(conflict_json.stdout)
+    assert doc["schema_version"] == 1 and doc["platform"] == "linux"
+    slugs = [f["slug"] for f in doc["findings"]]
+    assert "import-order-conflict" in slugs
+    f = doc["findings"][slugs.index("import-order-conflict")]
+    assert set(f) >= {"code", "slug", "severity", "message", "evidence", "fix"}
+    assert f["code"].startswith("DLD") and f["observed"] is True
+    assert doc["conflicts"][0]["working"] == ["ext_b", "ext_a"]
+    status = {tuple(p["modules"]): p["status"] for p in doc["imports"]}
+    assert status == {("ext_a",): "ok", ("ext_b",): "ok", ("ext_abort",): "crash"}
+
+
+def test_pairs_include_the_crashing_module_without_killing_dldoctor(conflict_json):
+    doc = json.loads(conflict_json.stdout)
+    crashed = [p for p in doc["pairs"] if p["status"] == "crash"]
+    assert len(crashed) == 4  # ext_abort with each of two others, both orders
+    assert all(p["exit"] == "SIGABRT (signal 6)" for p in crashed)
+
+
+def test_text_output_shows_results_and_the_fix(probe_site):
+    done = _cli("ext_a", "ext_b", "--orders", "--libs", env=probe_site.env)
+    assert done.returncode == 1
+    out = done.stdout
+    assert "error   ext_a,ext_b" in out or "error    ext_a,ext_b" in out
+    assert "import-order-conflict: ext_a before ext_b fails, ext_b before ext_a works" in out
+    assert "fix: import ext_b before ext_a" in out
+    assert "libconflict.so.1  [pkg_a]" in out
+    home = str(Path.home())
+    assert home == "/" or home not in out  # home is shown as ~
+
+
+def test_clean_run_exits_zero(probe_site):
+    done = _cli("ext_a", "--no-gpu", env=probe_site.env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 imports probed, 0 failed" in done.stdout
+
+
+def test_bad_interpreter_is_one_line_and_exit_2(tmp_path):
+    done = _cli("--python", str(tmp_path / "missing-python"), "json")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"dldoctor: no Python interpreter at {tmp_path / 'missing-python'}"]
+
+
+def test_bad_timeout_is_bad_usage():
+    done = _cli("json", "--timeout", "0")
+    assert done.returncode == 2 and "positive" in done.stderr
