@@ -3,7 +3,9 @@
 Prints medians and the ratio (target <= 1.3x, issue 5). Runs the peers side by side,
 interleaved, so machine noise hits both alike:
 
-    python bench/bench_probe.py [--python .cache/venvs/torch/bin/python] [--runs 7]
+    python bench/bench_probe.py [--python PY] [--runs 7]
+
+PY defaults to the suite's torch venv (.cache/venvs/torch-*/, built by the tests).
 """
 
 from __future__ import annotations
@@ -27,11 +29,12 @@ def _timed(fn: Callable[[], object]) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--python", default=str(ROOT / ".cache/venvs/torch/bin/python"))
+    found = sorted(ROOT.glob(".cache/venvs/torch-*/bin/python"))
+    parser.add_argument("--python", default=str(found[0]) if found else "")
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
     py = args.python
-    if not Path(py).exists():
+    if not py or not Path(py).exists():
         print(f"no torch interpreter at {py} (run tests/probe once to build it)")
         return 2
 

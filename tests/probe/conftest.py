@@ -14,13 +14,12 @@ import subprocess
 import sys
 import sysconfig
 from pathlib import Path
-from typing import Dict, Iterable, Iterator
+from typing import Dict, Iterable
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "tests" / "data" / "probe"
-TORCH_VERSION = "2.13.0"
 
 
 def _run(argv: Iterable[str]) -> None:
@@ -117,21 +116,7 @@ def probe_site(tmp_path_factory: pytest.TempPathFactory) -> Site:
     return Site(site)
 
 
-def _venv_python(venv: Path) -> Path:
-    return venv / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
-
-
 @pytest.fixture(scope="session")
-def torch_python() -> Iterator[str]:
-    """A venv with the real torch CPU wheel (built once into .cache/venvs/torch)."""
-    venv = ROOT / ".cache" / "venvs" / "torch"
-    ok = venv / ".dldoctor-ok"
-    py = _venv_python(venv)
-    if not ok.exists():
-        if venv.exists():
-            shutil.rmtree(venv)
-        _run([sys.executable, "-m", "venv", venv])
-        _run([py, "-m", "pip", "install", "-q", f"torch=={TORCH_VERSION}"])
-        _run([py, "-c", "import torch"])
-        ok.write_text(TORCH_VERSION)
-    yield str(py)
+def torch_python(torch_venv: Path) -> str:
+    """The interpreter of the suite's real torch CPU venv (tests/conftest.py builds it)."""
+    return str(torch_venv / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python"))
