@@ -50,28 +50,23 @@ def _raw(name):
     return copy.deepcopy(probe_data_mod._load(name))
 
 
-@pytest.mark.parametrize("breakage", [
-    lambda d: d.pop("schema_version"),
-    lambda d: d["order"].pop("frameworks"),
-    lambda d: d["openmp"][0].update(pattern="(unclosed"),
-    lambda d: d["failure"][0].update(slug="not-a-condition"),
-    lambda d: d["ntstatus"][0].update(code="0xC0000005"),
-])
-def test_broken_probe_data_is_refused(breakage):
-    raw = _raw("probe.toml")
-    breakage(raw)
-    with pytest.raises(DataError):
-        parse_probe_data(raw)
+_PROBE, _DRIVERS = ("probe.toml", parse_probe_data), ("cuda_drivers.toml", parse_driver_table)
 
 
-@pytest.mark.parametrize("breakage", [
-    lambda d: d.update(source="http://example.com"),
-    lambda d: d["toolkit"][0].update(linux="five-fifty"),
-    lambda d: d["toolkit"][1].update(cuda=d["toolkit"][0]["cuda"]),
-    lambda d: d["minor_compat"][0].update(major="12"),
+@pytest.mark.parametrize(("table", "breakage"), [
+    (_PROBE, lambda d: d.pop("schema_version")),
+    (_PROBE, lambda d: d["order"].pop("frameworks")),
+    (_PROBE, lambda d: d["openmp"][0].update(pattern="(unclosed")),
+    (_PROBE, lambda d: d["failure"][0].update(slug="not-a-condition")),
+    (_PROBE, lambda d: d["ntstatus"][0].update(code="0xC0000005")),
+    (_DRIVERS, lambda d: d.update(source="http://example.com")),
+    (_DRIVERS, lambda d: d["toolkit"][0].update(linux="five-fifty")),
+    (_DRIVERS, lambda d: d["toolkit"][1].update(cuda=d["toolkit"][0]["cuda"])),
+    (_DRIVERS, lambda d: d["minor_compat"][0].update(major="12")),
 ])
-def test_broken_driver_table_is_refused(breakage):
-    raw = _raw("cuda_drivers.toml")
+def test_broken_data_is_refused(table, breakage):
+    name, parse = table
+    raw = _raw(name)
     breakage(raw)
     with pytest.raises(DataError):
-        parse_driver_table(raw)
+        parse(raw)

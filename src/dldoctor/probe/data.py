@@ -7,18 +7,12 @@
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Dict, Mapping, Optional, Tuple
 
-from dldoctor.conditions import DataError, exists
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.8-3.10
-    import tomli as tomllib
+from dldoctor.conditions import DataError, exists, load_toml
 
 DATA = Path(__file__).parent / "data"
 _DRIVER = re.compile(r"^\d+(\.\d+){1,2}$")
@@ -42,9 +36,7 @@ class DriverTable:
 
 
 def _load(name: str) -> Dict[str, Any]:
-    with (DATA / name).open("rb") as fh:
-        data: Dict[str, Any] = tomllib.load(fh)
-    return data
+    return load_toml(name, DATA)
 
 
 def _str_list(raw: Mapping[str, Any], key: str, where: str) -> Tuple[str, ...]:

@@ -1,13 +1,13 @@
 """ProbeReport -> Findings (pure). Every finding here is ``observed=True``: a probe saw it.
 
-``snapshot`` is accepted for the lead's integration (static facts such as the host GPU can
-come from it); the probe report alone is enough for every rule below.
+``snapshot``: when the probe skipped its own driver query (``gpu=False``), the host GPU
+facts come from the snapshot instead; otherwise the probe report alone is enough.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from dldoctor import conditions
 from dldoctor.model import Evidence, Finding, Severity
@@ -17,11 +17,14 @@ from dldoctor.probe.loaded import duplicate_openmp, older_libstdcxx, replaced_co
 from dldoctor.probe.model import (
     OK,
     TIMEOUT,
+    GpuDevice,
+    GpuInfo,
     ImportProbe,
     LoadedLibrary,
     ModuleFacts,
     ProbeReport,
 )
+from dldoctor.snapshot.model import Snapshot
 
 
 def _home(text: str) -> str:
@@ -148,9 +151,26 @@ def _torch_facts(report: ProbeReport) -> Optional[ModuleFacts]:
     return None
 
 
-def _gpu_findings(report: ProbeReport, snapshot: Any = None) -> List[Finding]:
+def _gpu_info(report: ProbeReport, snapshot: Optional[Snapshot]) -> GpuInfo:
+    """The probe's own driver facts, or the snapshot's when the probe skipped the query."""
+    if report.gpu.error != "skipped" or snapshot is None:
+        return report.gpu
+    g = snapshot.host.gpu
+    devices = tuple(GpuDevice(i, d.name, d.memory_mib, _cap(d.compute_capability))
+                    for i, d in enumerate(g.devices))
+    return GpuInfo(g.driver_present, g.driver_version, g.cuda_driver_version, devices,
+                   f"snapshot ({g.source})", "" if g.driver_present else g.source)
+
+
+def _cap(text: Optional[str]) -> Optional[Tuple[int, int]]:
+    parts = (text or "").split(".")
+    return (int(parts[0]), int(parts[1])) if len(parts) == 2 and all(
+        p.isdigit() for p in parts) else None
+
+
+def _gpu_findings(report: ProbeReport, snapshot: Optional[Snapshot] = None) -> List[Finding]:
     out: List[Finding] = []
-    gpu, tc = report.gpu, report.torch_cuda
+    gpu, tc = _gpu_info(report, snapshot), report.torch_cuda
     facts = _torch_facts(report)
     cuda = tc.cuda if tc is not None else (facts.cuda if facts else None)
     hip = tc.hip if tc is not None else (facts.hip if facts else None)
@@ -208,7 +228,7 @@ def _spawn_findings(report: ProbeReport) -> List[Finding]:
     return out
 
 
-def probe_findings(report: ProbeReport, snapshot: Any = None) -> List[Finding]:
+def probe_findings(report: ProbeReport, snapshot: Optional[Snapshot] = None) -> List[Finding]:
     """Every observed finding of a ProbeReport, most specific first, without repeats."""
     found = [*_order_findings(report), *_loaded_findings(report), *_gpu_findings(report, snapshot),
              *_spawn_findings(report), *_failure_findings(report)]
