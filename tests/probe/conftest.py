@@ -11,12 +11,13 @@ import hashlib
 import os
 import shutil
 import subprocess
-import sys
 import sysconfig
 from pathlib import Path
 from typing import Dict, Iterable
 
 import pytest
+
+from ..conftest import venv_python
 
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "tests" / "data" / "probe"
@@ -119,4 +120,4 @@ def probe_site(tmp_path_factory: pytest.TempPathFactory) -> Site:
 @pytest.fixture(scope="session")
 def torch_python(torch_venv: Path) -> str:
     """The interpreter of the suite's real torch CPU venv (tests/conftest.py builds it)."""
-    return str(torch_venv / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python"))
+    return str(venv_python(torch_venv))

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from ..conftest import run_dldoctor
+
 
 def _cli(*args, env=None):
-    full = {**os.environ, **(env or {})}
-    return subprocess.run([sys.executable, "-m", "dldoctor", "probe", *args],
-                          capture_output=True, text=True, env=full, timeout=120, check=False)
+    return run_dldoctor("probe", *args, env=env)
 
 
 @pytest.fixture(scope="module")

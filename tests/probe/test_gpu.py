@@ -190,3 +190,18 @@ def test_gpu_arch_unsupported_from_the_torch_child():
     (f,) = probe_findings(_report(GpuInfo(True, "570.86.15", "12.8"), tc=tc))
     assert f.condition.slug == "gpu-arch-unsupported" and f.level == Severity.ERROR
     assert f.message == ("GPU 0 (NVIDIA GeForce RTX 5090, sm_120) is not in torch's arch list")
+
+
+def test_snapshot_driver_facts_are_used_when_the_probe_skipped_the_query():
+    import dataclasses
+
+    from dldoctor.snapshot.model import Gpu, Snapshot
+    from dldoctor.snapshot.model import GpuDevice as SnapDevice
+
+    snap = Snapshot()
+    snap = dataclasses.replace(snap, host=dataclasses.replace(snap.host, gpu=Gpu(
+        True, "470.57.02", "11.4", (SnapDevice("Tesla T4", 15360, "7.5"),), "nvidia-smi")))
+    report = _report(GpuInfo(False, error="skipped"), cuda="12.1")
+    assert _slugs(report) == []  # no driver facts, no judgement
+    found = [f.condition.slug for f in probe_findings(report, snap)]
+    assert found == ["driver-too-old"]

@@ -14,6 +14,8 @@ from dldoctor.probe import run_probes
 from dldoctor.probe.model import BROKEN, CRASH, ERROR, OK, TIMEOUT
 from dldoctor.probe.runner import child_env
 
+from ..conftest import PYTHONS, find_python
+
 
 def test_success_lists_loaded_libraries_with_owners(probe_site):
     report = run_probes(None, ["ext_a"], timeout=30, env=probe_site.env, gpu=False)
@@ -156,3 +158,14 @@ def test_no_findings_path_runs_without_modules_installed(tmp_path):
                         env={"PYTHONPATH": os.fspath(tmp_path)}, gpu=False)
     assert report.imports == () and report.pairs == ()  # the test venv has no framework
     assert report.errors == ()
+
+
+@pytest.mark.parametrize("version", PYTHONS)
+def test_child_works_in_every_supported_python(version):
+    """The stdlib-only child, run for real by Python 3.8 ... 3.13 (pyenv)."""
+    report = run_probes(find_python(version), ["json", "no_such_module_xyz"], timeout=60,
+                        gpu=False)
+    ok, missing = report.imports
+    assert ok.status == OK, ok.summary() + ok.stderr_tail
+    assert any(lib.name.startswith("libc.so") for lib in ok.loaded)
+    assert missing.status == ERROR and missing.exc_type == "builtins.ModuleNotFoundError"

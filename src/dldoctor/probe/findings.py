@@ -175,7 +175,7 @@ def _gpu_findings(report: ProbeReport, snapshot: Optional[Snapshot] = None) -> L
     cuda = tc.cuda if tc is not None else (facts.cuda if facts else None)
     hip = tc.hip if tc is not None else (facts.hip if facts else None)
     have_torch = tc is not None or facts is not None
-    if not have_torch:
+    if not have_torch or gpu.error == "skipped":  # no driver facts at all: no judgement
         return out
     plat = report.platform
     if cuda and not gpu.driver_present:
