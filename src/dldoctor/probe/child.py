@@ -66,8 +66,8 @@ def loaded_windows() -> List[str]:
     from ctypes import wintypes
 
     kernel32 = getattr(ctypes, "WinDLL")("kernel32", use_last_error=True)  # noqa: B009
-    process = kernel32.GetCurrentProcess()
     kernel32.GetCurrentProcess.restype = wintypes.HANDLE
+    process = kernel32.GetCurrentProcess()
     enum = kernel32.K32EnumProcessModules
     enum.argtypes = [wintypes.HANDLE, ctypes.POINTER(wintypes.HMODULE), wintypes.DWORD,
                      ctypes.POINTER(wintypes.DWORD)]
