@@ -169,3 +169,20 @@ def test_child_works_in_every_supported_python(version):
     assert ok.status == OK, ok.summary() + ok.stderr_tail
     assert any(lib.name.startswith("libc.so") for lib in ok.loaded)
     assert missing.status == ERROR and missing.exc_type == "builtins.ModuleNotFoundError"
+
+
+def test_framework_that_failed_inside_a_package_import_is_named_from_the_traceback(tmp_path):
+    """A stand-in "torch" package that fails as the real one does on a broken DLL."""
+    (tmp_path / "torch").mkdir()
+    (tmp_path / "torch" / "__init__.py").write_text(
+        "raise OSError('[WinError 1114] A dynamic link library (DLL) initialization routine "
+        "failed. Error loading \"c10.dll\" or one of its dependencies.')\n")
+    (tmp_path / "noisy_audio.py").write_text("import torch\n")
+    report = run_probes(None, ["noisy_audio"], timeout=30, env={"PYTHONPATH": str(tmp_path)},
+                        gpu=False)
+    (probe,) = report.imports
+    assert probe.status == ERROR and probe.frameworks == ("torch",)
+    from dldoctor.probe import probe_findings
+
+    slugs = [f.condition.slug for f in probe_findings(report)]
+    assert slugs == ["transitive-framework-import"]

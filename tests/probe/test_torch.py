@@ -56,3 +56,17 @@ def test_system_libgomp_loaded_first_replaces_torchs_own(torch_python, probe_sit
     assert len(gomp) == 1 and gomp[0].owner is None  # torch's copy never loaded
     msgs = [f.message for f in probe_findings(report) if f.condition.slug == "dll-version-conflict"]
     assert msgs == ["torch's own libgomp.so.1 lost to another copy at run time"]
+
+
+def test_a_package_that_imports_torch_is_a_transitive_framework_import(torch_python, tmp_path):
+    (tmp_path / "innocent.py").write_text("import torch\n\nVALUE = 1\n")
+    (tmp_path / "innocent_broken.py").write_text(
+        "import torch\nraise OSError('[WinError 1114] A DLL initialization routine failed')\n")
+    report = run_probes(torch_python, ["innocent", "innocent_broken", "torch"], timeout=120,
+                        env={"PYTHONPATH": str(tmp_path)}, gpu=False)
+    assert [p.frameworks for p in report.imports] == [("torch",), ("torch",), ("torch",)]
+    msgs = [f.message for f in probe_findings(report)
+            if f.condition.slug == "transitive-framework-import"]
+    assert msgs == ["importing innocent imports torch",
+                    "importing innocent_broken imports torch, and failed: OSError: "
+                    "[WinError 1114] A DLL initialization routine failed"]

@@ -147,8 +147,12 @@ def run_probes(python: Optional[str] = None, modules: Sequence[str] = (), orders
         def submit(mode: str, payload: Dict[str, Any]) -> Future[ChildRun]:
             return pool.submit(run_child, exe, mode, payload, timeout, environ, cwd)
 
-        import_futs = [submit("import", {"modules": list(seq)}) for seq in sequences]
-        pair_futs = [submit("import", {"modules": list(p)}) for p in pair_list]
+        from dldoctor.probe.data import probe_data as _data
+
+        watch = list(_data().frameworks)
+        import_futs = [submit("import", {"modules": list(seq), "watch": watch})
+                       for seq in sequences]
+        pair_futs = [submit("import", {"modules": list(p), "watch": watch}) for p in pair_list]
 
         def owner_index() -> OwnerIndex:
             # Read the RECORDs while the imports run: the index needs only sys.path.

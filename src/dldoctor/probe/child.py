@@ -154,6 +154,8 @@ def do_import(fh: IO[str], payload: Dict[str, Any]) -> bool:
             break
         _emit(fh, "imported", module=name, seconds=time.perf_counter() - began,
               facts=_facts(name))
+    watch = payload.get("watch") or []
+    _emit(fh, "frameworks", modules=[name for name in watch if name in sys.modules])
     _emit(fh, "loaded", libraries=loaded_libraries())
     return ok
 

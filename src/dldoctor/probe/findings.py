@@ -75,6 +75,26 @@ def _failure_findings(report: ProbeReport) -> List[Finding]:
     return out
 
 
+def _transitive_findings(report: ProbeReport) -> List[Finding]:
+    """A probed package that pulled a framework in although it is not one."""
+    out: List[Finding] = []
+    for probe in report.imports:
+        tops = {m.split(".")[0] for m in probe.modules}
+        extra = [fw for fw in probe.frameworks if fw not in tops]
+        if not extra:
+            continue
+        what = ", ".join(extra)
+        ev = [("probe", f"import {probe.label}"), ("frameworks imported", what)]
+        if not probe.ok:
+            ev.append(("result", probe.summary()))
+        out.append(_finding(
+            "transitive-framework-import",
+            f"importing {probe.label} imports {what}"
+            + ("" if probe.ok else f", and failed: {probe.summary()}"[:160]),
+            ev, report.platform))
+    return out
+
+
 def _order_findings(report: ProbeReport) -> List[Finding]:
     out: List[Finding] = []
     for c in report.conflicts:
@@ -230,8 +250,9 @@ def _spawn_findings(report: ProbeReport) -> List[Finding]:
 
 def probe_findings(report: ProbeReport, snapshot: Optional[Snapshot] = None) -> List[Finding]:
     """Every observed finding of a ProbeReport, most specific first, without repeats."""
-    found = [*_order_findings(report), *_loaded_findings(report), *_gpu_findings(report, snapshot),
-             *_spawn_findings(report), *_failure_findings(report)]
+    found = [*_order_findings(report), *_transitive_findings(report), *_loaded_findings(report),
+             *_gpu_findings(report, snapshot), *_spawn_findings(report),
+             *_failure_findings(report)]
     out: List[Finding] = []
     seen = set()
     for f in found:

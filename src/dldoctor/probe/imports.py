@@ -29,6 +29,9 @@ from dldoctor.probe.model import (
 from dldoctor.probe.owners import OwnerIndex
 from dldoctor.probe.runner import ChildRun
 
+_FRAME = re.compile(  # a traceback frame inside a framework package's __init__
+    r'File "[^"]*[/\\](' + "|".join(map(re.escape, probe_data().frameworks)) +
+    r')[/\\]__init__\.py"')
 _HASH = re.compile(r"-[0-9a-f]{8,}(?=\.)")
 _SO_MINOR = re.compile(r"(\.so\.\d+)(\.\d+)+$")
 
@@ -92,8 +95,13 @@ def import_probe_from_run(modules: Sequence[str], run: ChildRun, owners: OwnerIn
                   for ev in by_kind.get("imported", []))
     importing = by_kind.get("importing", [])
     current = str(importing[-1]["module"]) if importing else None
+    seen_fw = [m for ev in by_kind.get("frameworks", []) for m in ev.get("modules", [])
+               if isinstance(m, str)]
+    for ev in by_kind.get("error", []):
+        seen_fw += _FRAME.findall(str(ev.get("traceback", "")))
     common: Dict[str, Any] = {"loaded": loaded, "facts": facts, "seconds": run.seconds,
-                              "returncode": run.returncode, "stderr_tail": run.stderr_tail}
+                              "returncode": run.returncode, "stderr_tail": run.stderr_tail,
+                              "frameworks": tuple(dict.fromkeys(seen_fw))}
     if run.timed_out:
         return ImportProbe(mods, TIMEOUT, failed_module=current, exit="killed after timeout",
                            **common)

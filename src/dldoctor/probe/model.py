@@ -52,6 +52,7 @@ class ImportProbe:
     loaded: Tuple[LoadedLibrary, ...] = ()
     facts: Tuple[ModuleFacts, ...] = ()
     seconds: float = 0.0
+    frameworks: Tuple[str, ...] = ()  # watched frameworks in sys.modules (or the traceback)
 
     @property
     def ok(self) -> bool:
