@@ -16,7 +16,6 @@ from dldoctor.probe.gpu import arch_supported
 from dldoctor.probe.loaded import duplicate_openmp, older_libstdcxx, replaced_copies
 from dldoctor.probe.model import (
     OK,
-    TIMEOUT,
     GpuDevice,
     GpuInfo,
     ImportProbe,
@@ -262,8 +261,3 @@ def probe_findings(report: ProbeReport, snapshot: Optional[Snapshot] = None) -> 
             out.append(f)
     return out
 
-
-def unexplained(report: ProbeReport) -> List[ImportProbe]:
-    """Failed single-import probes that no condition explains (shown as facts, not lost)."""
-    return [p for p in report.imports if (p.status != OK and classify_failure(p) is None)
-            or p.status == TIMEOUT]

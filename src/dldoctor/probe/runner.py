@@ -23,7 +23,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 CHILD_SOURCE = (Path(__file__).parent / "child.py").read_text(encoding="utf-8")
 
@@ -171,17 +171,3 @@ def run_child(python: str, mode: str, payload: Mapping[str, Any], timeout: float
         return ChildRun(_read_events(result), proc.returncode, timed_out, _tail(err), seconds,
                         maps)
 
-
-def run_many(jobs: Sequence[Tuple[str, Mapping[str, Any]]], python: str, timeout: float,
-             env: Optional[Mapping[str, str]] = None, cwd: Optional[str] = None,
-             workers: Optional[int] = None) -> List[ChildRun]:
-    """Run several children concurrently (threads wait on processes), results in job order."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    if not jobs:
-        return []
-    limit = workers or max(1, min(len(jobs), (os.cpu_count() or 2)))
-    with ThreadPoolExecutor(max_workers=limit) as pool:
-        futures = [pool.submit(run_child, python, mode, payload, timeout, env, cwd)
-                   for mode, payload in jobs]
-        return [f.result() for f in futures]
