@@ -150,16 +150,15 @@ def run_probes(python: Optional[str] = None, modules: Sequence[str] = (), orders
         from dldoctor.probe.data import probe_data as _data
 
         watch = list(_data().frameworks)
-        import_futs = [submit("import", {"modules": list(seq), "watch": watch})
-                       for seq in sequences]
-        pair_futs = [submit("import", {"modules": list(p), "watch": watch}) for p in pair_list]
-
         def owner_index() -> OwnerIndex:
             # Read the RECORDs while the imports run: the index needs only sys.path.
             runs = found_runs or [run_child(exe, "find", {"modules": []}, timeout, environ, cwd)]
             return build_owner_index(_sys_path(runs))
 
         owners_fut = pool.submit(owner_index) if sequences else None
+        import_futs = [submit("import", {"modules": list(seq), "watch": watch})
+                       for seq in sequences]
+        pair_futs = [submit("import", {"modules": list(p), "watch": watch}) for p in pair_list]
         spawn_fut = submit("spawn", {"dataloader": "torch" in singles}) if spawn else None
         info = gpu_future.result() if gpu_future is not None else GpuInfo(False, error="skipped")
         gpu_fut = submit("gpu", {}) if info.driver_present and "torch" in singles else None
