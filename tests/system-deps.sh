@@ -3,7 +3,7 @@
 # Windows binaries, patchelf for RPATH cases, ldd/libtree/lddtree for Linux resolution,
 # Wine's loader for Windows resolution. Installs only what is missing (needs root).
 set -euo pipefail
-pkgs=(gcc libc6-dev python3-dev patchelf binutils gcc-mingw-w64-x86-64 gcc-mingw-w64-i686
+pkgs=(gcc g++ libc6-dev python3-dev patchelf binutils gcc-mingw-w64-x86-64 gcc-mingw-w64-i686
       binutils-mingw-w64-x86-64 wine64 wine libtree pax-utils)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
-from dldoctor.checks import run_checks
+from dldoctor.checks import resolve_selection, run_checks
 from dldoctor.checks.frameworks import cuda_of
-from dldoctor.model import Evidence, Report
+from dldoctor.model import CheckResult, Evidence, Finding, Report
 from dldoctor.snapshot.model import Snapshot
 
 
@@ -30,16 +30,35 @@ def headline_facts(snap: Snapshot) -> List[Evidence]:
     return facts
 
 
+def merge_observed(
+    results: Sequence[CheckResult], observed: Sequence[Finding], select: Sequence[str], ignore: Sequence[str]
+) -> Tuple[CheckResult, ...]:
+    """Add what probes saw to the static results, under the same condition (observed=True)."""
+    sel, ign = set(resolve_selection(select)), set(resolve_selection(ignore))
+    by_slug: Dict[str, CheckResult] = {r.condition.slug: r for r in results}
+    for f in observed:
+        slug = f.condition.slug
+        if (sel and slug not in sel) or slug in ign:
+            continue
+        old = by_slug.get(slug, CheckResult(f.condition, ()))
+        by_slug[slug] = CheckResult(f.condition, (*old.findings, f))
+    return tuple(sorted(by_slug.values(), key=lambda r: r.condition.code))
+
+
 def build_report(
-    snap: Snapshot, select: Sequence[str] = (), ignore: Sequence[str] = ()
+    snap: Snapshot,
+    select: Sequence[str] = (),
+    ignore: Sequence[str] = (),
+    observed: Sequence[Finding] = (),
+    errors: Sequence[str] = (),
 ) -> Report:
-    results = run_checks(snap, select, ignore)
+    results = merge_observed(run_checks(snap, select, ignore), observed, select, ignore)
     return Report(
         target=snap.interpreter.executable,
         platform=snap.host.os,
         results=results,
         facts=tuple(headline_facts(snap)),
-        errors=tuple(snap.errors),
+        errors=(*snap.errors, *errors),
     )
 
 

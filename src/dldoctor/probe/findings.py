@@ -63,9 +63,7 @@ def _failure_findings(report: ProbeReport) -> List[Finding]:
     for probe in report.imports:
         if probe.status == OK:
             continue
-        slug = classify_failure(probe)
-        if slug is None:
-            continue
+        slug = classify_failure(probe) or "import-failed"
         ev = [("probe", f"import {probe.label}"), ("result", probe.summary())]
         if probe.failed_module:
             ev.append(("failed module", probe.failed_module))
