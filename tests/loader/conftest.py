@@ -16,6 +16,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "data" / "wine"))
+sys.path.insert(0, str(Path(__file__).parent))
 VENV = ROOT / ".cache" / "venvs" / "torch-numpy-scipy"
 VENV_PACKAGES = ("torch==2.13.0", "numpy", "scipy")
 

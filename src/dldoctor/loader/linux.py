@@ -160,7 +160,7 @@ class LinuxLoader:
         return self._headers[path]
 
     def _dir(self, d: str) -> str:
-        return d if os.path.isabs(d) else os.path.normpath(os.path.join(self.config.cwd, d))
+        return os.path.normpath(d if os.path.isabs(d) else os.path.join(self.config.cwd, d))
 
     def _candidates(self, req: _Object) -> List[Tuple[str, str]]:
         """(rule, folder) in ld.so's order, before the cache and default folders."""
