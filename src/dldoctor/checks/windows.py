@@ -94,18 +94,24 @@ def _version_of(snap: Snapshot, dist: str) -> Optional[Version]:
 def missing_vc_runtime(snap: Snapshot) -> Iterator[Finding]:
     vc = load_vc_runtime()
     host = _host(snap)
+    lacking: Dict[str, List[str]] = {}
     for name, requesters in sorted(_imports(snap, set(vc.dlls)).items()):
-        lacking = [r for r in requesters if not _provided(snap, r, name)]
-        if lacking:
-            shown = ", ".join(_base(snap, r) for r in lacking[:3]) + (f" and {len(lacking) - 3} more" if len(lacking) > 3 else "")
-            yield finding(
-                "missing-vc-runtime",
-                f"{name} is imported by {shown} but is neither in System32 nor next to them",
-                [("needed by", r) for r in lacking[:3]] + [("System32", host.system32 or "?")],
-                fix=f"Install the Microsoft Visual C++ 2015-2022 Redistributable (x64): {vc.redist_url}",
-                snapshot=snap,
-            )
-    system = {d.name: d for d in host.vc_runtime if norm(snap, pathmod(snap).dirname(d.path)) == norm(snap, host.system32)}
+        missing = [r for r in requesters if not _provided(snap, r, name)]
+        if missing:
+            lacking[name] = missing
+    if lacking:
+        users = sorted({_base(snap, r) for rs in lacking.values() for r in rs})
+        shown = ", ".join(users[:3]) + (f" and {len(users) - 3} more" if len(users) > 3 else "")
+        yield finding(
+            "missing-vc-runtime",
+            f"{', '.join(lacking)} not found (System32 or next to {shown})",
+            [*((name, f"needed by {', '.join(_base(snap, r) for r in rs[:3])}") for name, rs in lacking.items()),
+             ("System32", host.system32 or "?")],
+            fix=f"Install the Microsoft Visual C++ 2015-2022 Redistributable (x64): {vc.redist_url}",
+            snapshot=snap,
+        )
+    sys32 = norm(snap, host.system32)
+    system = {d.name: d for d in host.vc_runtime if norm(snap, pathmod(snap).dirname(d.path)) == sys32}
     for need in vc.minimums:
         installed = _version_of(snap, need.dist)
         copy = system.get(need.dll)
@@ -214,7 +220,8 @@ def pagefile_too_small(snap: Snapshot) -> Iterator[Finding]:
     if total < minimum:
         yield finding(
             "pagefile-too-small",
-            f"fixed paging file of {total} MiB (< {minimum} MiB) with {used}: expect error 1455 with DataLoader workers",
+            f"fixed paging file of {total} MiB (< {minimum} MiB) with {used}: "
+            "expect error 1455 with DataLoader workers",
             [*(("PagingFiles", f"{p.path} {p.initial_mib} {p.maximum_mib}") for p in files),
              ("RAM", f"{host.physical_memory_mib or '?'} MiB"), ("source", host_data()["pagefile"]["source"])],
             snapshot=snap,

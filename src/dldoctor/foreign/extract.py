@@ -21,7 +21,7 @@ import tempfile
 import zipfile
 import zlib
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import IO, Any, Dict, List, Optional, Tuple
 
 from dldoctor.binary import BinaryFormatError, BinaryInfo, read_binary
 
@@ -64,7 +64,7 @@ def pe_ranges(head: bytes, size: int) -> Optional[List[Tuple[int, int]]]:
     return sorted(set(ranges))
 
 
-def _skip(src: "zipfile.ZipExtFile", n: int) -> None:
+def _skip(src: IO[bytes], n: int) -> None:
     while n > 0:
         got = len(src.read(min(CHUNK, n)))
         if got == 0:
@@ -147,20 +147,24 @@ class HeaderCache:
         out: Dict[str, Tuple[Optional[BinaryInfo], Optional[str]]] = {}
         for m in members:
             entry = cached[m]
-            info = BinaryInfo.from_dict(entry["info"]) if entry.get("info") else None
-            out[m] = (info, entry.get("error"))
+            raw = entry.get("info")
+            info = BinaryInfo.from_dict(raw) if isinstance(raw, dict) else None
+            error = entry.get("error")
+            out[m] = (info, str(error) if error is not None else None)
         return out
 
-    def _load(self, wheel: str) -> Dict[str, Dict[str, object]]:
+    def _load(self, wheel: str) -> Dict[str, Dict[str, Any]]:
         try:
             data = json.loads(self._file(wheel).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return {}
-        if not isinstance(data, dict) or data.get("version") != CACHE_VERSION or not isinstance(data.get("members"), dict):
+        if not isinstance(data, dict) or data.get("version") != CACHE_VERSION:
+            return {}
+        if not isinstance(data.get("members"), dict):
             return {}
         return dict(data["members"])
 
-    def _store(self, wheel: str, members: Dict[str, Dict[str, object]]) -> None:
+    def _store(self, wheel: str, members: Dict[str, Dict[str, Any]]) -> None:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             tmp = self._file(wheel).with_suffix(".tmp")
@@ -169,8 +173,8 @@ class HeaderCache:
         except OSError:
             pass  # a cache that cannot be written only costs time
 
-    def _extract(self, wheel: str, members: List[str]) -> Dict[str, Dict[str, object]]:
-        out: Dict[str, Dict[str, object]] = {}
+    def _extract(self, wheel: str, members: List[str]) -> Dict[str, Dict[str, Any]]:
+        out: Dict[str, Dict[str, Any]] = {}
         with zipfile.ZipFile(wheel) as zf, tempfile.TemporaryDirectory(prefix="dldoctor-") as tmp:
             for i, name in enumerate(members):
                 dest = os.path.join(tmp, f"{i}-{os.path.basename(name)}")

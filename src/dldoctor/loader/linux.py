@@ -84,7 +84,7 @@ class LinuxConfig:
     cwd: str = "."
 
 
-def default_dirs_for(machine: str, bits: int, is_dir: "Optional[object]" = None) -> Tuple[Tuple[str, ...], str]:
+def default_dirs_for(machine: str, bits: int, is_dir: Optional[object] = None) -> Tuple[Tuple[str, ...], str]:
     """The built-in folders and the ``$LIB`` expansion for this host's glibc layout."""
     triplet = TRIPLETS.get(machine, "")
     if triplet and (os.path.isdir(f"/lib/{triplet}") or os.path.isdir(f"/usr/lib/{triplet}")):
@@ -136,7 +136,7 @@ class _Object:
     real: str
     info: Optional[BinaryLike]
     names: Set[str]
-    loader: Optional["_Object"]
+    loader: Optional[_Object]
 
 
 class LinuxLoader:
@@ -154,7 +154,7 @@ class LinuxLoader:
         if path not in self._headers:
             try:
                 self._headers[path] = self.read(path)
-            except Exception as exc:  # noqa: BLE001 - any reader failure is a fact, not a crash
+            except Exception as exc:
                 self._headers[path] = None
                 self._unreadable[path] = str(exc) or type(exc).__name__
         return self._headers[path]

@@ -61,7 +61,7 @@ class _Image:
     path: str
     real: str
     info: Optional[BinaryLike]
-    loader: Optional["_Image"]
+    loader: Optional[_Image]
 
 
 class MacLoader:
@@ -74,7 +74,7 @@ class MacLoader:
     def _header(self, path: str) -> Optional[BinaryLike]:
         try:
             return self.read(path)
-        except Exception as exc:  # noqa: BLE001 - any reader failure is a fact, not a crash
+        except Exception as exc:
             self._unreadable[path] = str(exc) or type(exc).__name__
             return None
 

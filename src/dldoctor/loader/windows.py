@@ -188,7 +188,7 @@ class WindowsProcess:
         if path not in self._headers:
             try:
                 self._headers[path] = self.read(path)
-            except Exception as exc:  # noqa: BLE001 - any reader failure is a fact, not a crash
+            except Exception as exc:
                 self._headers[path] = None
                 self._unreadable[path] = str(exc) or type(exc).__name__
         return self._headers[path]

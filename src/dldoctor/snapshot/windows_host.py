@@ -21,6 +21,7 @@ from __future__ import annotations
 import ntpath
 import os
 import re
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
@@ -50,7 +51,9 @@ RegistryReader = Callable[[str], Optional[RegKey]]  # None: no such key; OSError
 
 def winreg_reader(path: str) -> Optional[RegKey]:  # pragma: no cover - needs a Windows registry
     """The real seam: read one key with ``winreg`` (Windows only)."""
-    import winreg  # type: ignore[import-not-found,unused-ignore]
+    if sys.platform != "win32":
+        raise OSError("the Windows registry exists only on Windows")
+    import winreg
 
     hive_name, _, sub = path.partition("\\")
     hive = {"HKLM": winreg.HKEY_LOCAL_MACHINE, "HKCU": winreg.HKEY_CURRENT_USER}[hive_name]
@@ -95,7 +98,8 @@ def _lines(value: Any) -> Tuple[str, ...]:
 def parse_known_dlls(key: Optional[RegKey]) -> Tuple[str, ...]:
     if key is None:
         return ()
-    names = (str(v).lower() for k, v in key.values.items() if isinstance(v, str) and not k.lower().startswith("dlldirectory"))
+    names = (str(v).lower() for k, v in key.values.items()
+             if isinstance(v, str) and not k.lower().startswith("dlldirectory"))
     return tuple(sorted(set(names)))
 
 
@@ -106,7 +110,7 @@ def parse_paging_files(value: Any) -> Tuple[PagingFile, ...]:
     for line in _lines(value):
         parts = line.split()
         sizes = [int(p) for p in parts[1:3] if p.isdigit()]
-        initial, maximum = (sizes + [0, 0])[:2]
+        initial, maximum = [*sizes, 0, 0][:2]
         managed = len(sizes) < 2 or (initial == 0 and maximum == 0)
         out.append(PagingFile(parts[0], initial, maximum, managed))
     return tuple(out)
@@ -153,7 +157,9 @@ def gpu_preference(data: str) -> Optional[int]:
     return None
 
 
-def cuda_toolkits(env: Mapping[str, str], list_dir: Callable[[str], Iterable[str]] = os.listdir) -> Tuple[CudaToolkit, ...]:
+def cuda_toolkits(
+    env: Mapping[str, str], list_dir: Callable[[str], Iterable[str]] = os.listdir
+) -> Tuple[CudaToolkit, ...]:
     """CUDA_PATH and CUDA_PATH_Vx_y (set by the CUDA installer), with the runtime DLLs in bin."""
     by_path: Dict[str, str] = {}
     found = []
@@ -166,7 +172,7 @@ def cuda_toolkits(env: Mapping[str, str], list_dir: Callable[[str], Iterable[str
         if version:
             by_path[ntpath.normcase(ntpath.normpath(path))] = version
         found.append((var, path, version))
-    out = []
+    out: List[CudaToolkit] = []
     for var, path, version in found:
         if version is None:
             version = by_path.get(ntpath.normcase(ntpath.normpath(path)))
@@ -193,7 +199,7 @@ def _file_version(path: str) -> SystemDll:
 
 def vc_runtime_dlls(folders: Sequence[str], names: Sequence[str]) -> Tuple[SystemDll, ...]:
     """The VC++ runtime DLLs present in ``folders`` (System32, python.exe's folder)."""
-    out = []
+    out: List[SystemDll] = []
     for folder in folders:
         try:
             present = {n.lower(): n for n in os.listdir(folder)}
@@ -256,7 +262,7 @@ def collect_here(app_dirs: Sequence[str]) -> Optional[WindowsHost]:  # pragma: n
     """The host facts of this Windows machine; None elsewhere."""
     if os.name != "nt":
         return None
-    root = os.environ.get("SystemRoot", "C:\\Windows")
+    root = os.environ.get("SYSTEMROOT", "C:\\Windows")
     return collect_windows_host(
         winreg_reader, os.path.join(root, "System32"), dict(os.environ), app_dirs, physical_memory_mib()
     )
