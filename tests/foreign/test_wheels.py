@@ -59,7 +59,8 @@ def test_sparse_header_read_agrees_with_whole_file(wheels: Dict[str, Path]) -> N
 def test_torch_and_paddle_bring_different_libiomp5md(wheels: Dict[str, Path]) -> None:
     vi = install([str(wheels["torch"]), str(wheels["paddle"])], vc_redist="14.44")
     (conflict,) = [c for c in analyse(vi).conflicts if c.name == "libiomp5md.dll"]
-    assert {d: f.version for d, f in conflict.copies.items()} == {"torch": "5.0.2026.828", "paddlepaddle": "5.0.2019.109"}
+    versions = {d: f.version for d, f in conflict.copies.items()}
+    assert versions == {"torch": "5.0.2026.828", "paddlepaddle": "5.0.2019.109"}
     assert conflict.winners[("paddlepaddle", "torch")].endswith("paddle\\libs\\libiomp5md.dll")
     assert conflict.winners[("torch", "paddlepaddle")].endswith("torch\\lib\\libiomp5md.dll")
 
@@ -86,7 +87,8 @@ def test_stock_windows_lacks_the_vc_runtime_torch_imports(wheels: Dict[str, Path
     (msg,) = found(report, "missing-vc-runtime")
     assert "msvcp140.dll" in msg and "vcruntime140_threads.dll" in msg and "vcruntime140.dll," not in msg
     old = wheels_json(str(wheels["torch"]), "--vc-redist", "14.36")
-    assert found(old, "missing-vc-runtime") == ["msvcp140.dll 14.36 in System32 is older than 14.40, which torch 2.15.0 needs"]
+    assert found(old, "missing-vc-runtime") == [
+        "msvcp140.dll 14.36 in System32 is older than 14.40, which torch 2.15.0 needs"]
 
 
 def test_numeric_stack_is_clean(wheels: Dict[str, Path]) -> None:

@@ -113,7 +113,8 @@ def test_tdr(snap: Snapshot) -> None:
 def test_cuda_toolkit_mismatch(snap: Snapshot) -> None:
     match = CudaToolkit("CUDA_PATH", "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v13.0", "13.0")
     assert messages(with_host(snap, cuda_toolkits=(match,)), "cuda-toolkit-mismatch") == []
-    assert messages(snap, "cuda-toolkit-mismatch") == ["CUDA_PATH is CUDA 12.4 but onnxruntime 1.31.1 was built with CUDA 13.0"]
+    assert messages(snap, "cuda-toolkit-mismatch") == [
+        "CUDA_PATH is CUDA 12.4 but onnxruntime 1.31.1 was built with CUDA 13.0"]
 
 
 def test_windows_checks_skip_other_snapshots(snap: Snapshot) -> None:

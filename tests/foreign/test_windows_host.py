@@ -16,7 +16,8 @@ from .conftest import fetch
 
 ADAPTERS = wh.DISPLAY_CLASS_KEY
 REGISTRY: Dict[str, wh.RegKey] = {
-    wh.KNOWN_DLLS_KEY: wh.RegKey({"kernel32": "kernel32.dll", "ole32": "ole32.dll", "DllDirectory": "%SystemRoot%\\system32"}),
+    wh.KNOWN_DLLS_KEY: wh.RegKey({"kernel32": "kernel32.dll", "ole32": "ole32.dll",
+                                  "DllDirectory": "%SystemRoot%\\system32"}),
     wh.MEMORY_KEY: wh.RegKey({"PagingFiles": ["C:\\pagefile.sys 2048 4096", "D:\\pagefile.sys 0 0"],
                                "ExistingPageFiles": ["\\??\\C:\\pagefile.sys"]}),
     wh.GRAPHICS_DRIVERS_KEY: wh.RegKey({"TdrDelay": 10}),
@@ -63,7 +64,8 @@ def test_collect_from_fake_registry_and_real_dlls(system32: Path, tmp_path: Path
     assert [a.description for a in host.adapters] == ["Intel(R) UHD Graphics 630", "NVIDIA GeForce GTX 1650"]
     assert host.adapters[1].device_id == "pci\\ven_10de&dev_1f91"
     assert set(host.gpu_preferences) == {"C:\\Python311\\python.exe", wh.GLOBAL_GPU_SETTING}
-    assert host.paging_files == (PagingFile("C:\\pagefile.sys", 2048, 4096, False), PagingFile("D:\\pagefile.sys", 0, 0, True))
+    assert host.paging_files == (PagingFile("C:\\pagefile.sys", 2048, 4096, False),
+                                 PagingFile("D:\\pagefile.sys", 0, 0, True))
     assert host.tdr_delay == 10 and host.tdr_level is None
     assert [(t.var, t.version, t.bin_dlls) for t in host.cuda_toolkits] == [
         ("CUDA_PATH", "12.4", ("cublas64_12.dll", "cudart64_12.dll")),

@@ -72,6 +72,15 @@ def _skip(src: IO[bytes], n: int) -> None:
         n -= got
 
 
+def _copy(src: IO[bytes], out: IO[bytes], n: int) -> None:
+    while n > 0:
+        block = src.read(min(CHUNK, n))
+        if not block:
+            return
+        out.write(block)
+        n -= len(block)
+
+
 def materialize(zf: zipfile.ZipFile, info: zipfile.ZipInfo, dest: str, whole: bool = False) -> None:
     """Write ``dest``: the member's bytes where headers need them, a sparse hole elsewhere."""
     size = info.file_size
@@ -80,13 +89,7 @@ def materialize(zf: zipfile.ZipFile, info: zipfile.ZipInfo, dest: str, whole: bo
         ranges = pe_ranges(head, size)
         if whole or ranges is None or size <= 4 * HEAD:
             out.write(head)
-            remaining = min(size, MAX_WHOLE) - len(head)
-            while remaining > 0:
-                block = src.read(min(CHUNK, remaining))
-                if not block:
-                    break
-                out.write(block)
-                remaining -= len(block)
+            _copy(src, out, min(size, MAX_WHOLE) - len(head))
             return
         out.truncate(size)
         out.write(head)
@@ -97,13 +100,7 @@ def materialize(zf: zipfile.ZipFile, info: zipfile.ZipInfo, dest: str, whole: bo
             start = max(start, pos)
             _skip(src, start - pos)
             out.seek(start)
-            remaining = end - start
-            while remaining > 0:
-                block = src.read(min(CHUNK, remaining))
-                if not block:
-                    break
-                out.write(block)
-                remaining -= len(block)
+            _copy(src, out, end - start)
             pos = end
 
 
