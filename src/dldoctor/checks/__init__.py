@@ -25,6 +25,7 @@ CHECK_MODULES = (
     "dldoctor.checks.paths",
     "dldoctor.checks.frameworks",
     "dldoctor.checks.native",
+    "dldoctor.checks.windows",
 )
 
 

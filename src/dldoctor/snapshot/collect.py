@@ -132,7 +132,12 @@ def collect_snapshot(
     except ValueError as exc:
         raise DldoctorError(f"{exe}: collector facts do not fit the snapshot schema: {exc}") from None
     host = snap.host.__class__(**{**snap.host.__dict__, "gpu": gpu})
-    return snap.__class__(**{**snap.__dict__, "host": host, "libraries": tuple(libs)})
+    windows = None
+    if sys.platform == "win32" and snap.host.os == "windows":  # registry facts exist only there
+        from dldoctor.snapshot.windows_host import collect_here
+
+        windows = collect_here([snap.interpreter.base_prefix])
+    return snap.__class__(**{**snap.__dict__, "host": host, "libraries": tuple(libs), "windows": windows})
 
 
 def load_snapshot(path: str) -> Snapshot:

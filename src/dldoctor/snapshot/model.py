@@ -157,6 +157,69 @@ class Library:
 
 
 @dataclasses.dataclass(frozen=True)
+class SystemDll:
+    """One Visual C++ runtime DLL found on the host, with its version resource."""
+
+    name: str
+    path: str
+    file_version: Optional[str] = None
+    machine: Optional[str] = None
+    error: Optional[str] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class DisplayAdapter:
+    """One display adapter from the registry's display device class."""
+
+    description: str
+    provider: str = ""
+    driver_version: str = ""
+    device_id: str = ""  # MatchingDeviceId, e.g. pci\\ven_10de&dev_2520
+
+
+@dataclasses.dataclass(frozen=True)
+class PagingFile:
+    """One line of Memory Management\\PagingFiles: sizes in MiB, 0/0 = system managed."""
+
+    path: str
+    initial_mib: int = 0
+    maximum_mib: int = 0
+    system_managed: bool = True
+
+
+@dataclasses.dataclass(frozen=True)
+class CudaToolkit:
+    """A CUDA toolkit named by CUDA_PATH or CUDA_PATH_Vx_y, with the runtime DLLs in bin."""
+
+    var: str
+    path: str
+    version: Optional[str] = None
+    bin_dlls: Tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class WindowsHost:
+    """Host facts only Windows has (registry, System32), gathered outside the target.
+
+    ``None`` values mean "not set" (the OS default applies); ``errors`` says what could not
+    be read, so an unreadable key is never mistaken for an unset one.
+    """
+
+    system32: str = ""
+    vc_runtime: Tuple[SystemDll, ...] = ()
+    known_dlls: Tuple[str, ...] = ()
+    adapters: Tuple[DisplayAdapter, ...] = ()
+    gpu_preferences: Dict[str, str] = dataclasses.field(default_factory=dict)
+    paging_files: Tuple[PagingFile, ...] = ()
+    existing_page_files: Tuple[str, ...] = ()
+    physical_memory_mib: Optional[int] = None
+    tdr_delay: Optional[int] = None
+    tdr_level: Optional[int] = None
+    cuda_toolkits: Tuple[CudaToolkit, ...] = ()
+    errors: Tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
 class Snapshot:
     schema_version: int = SCHEMA_VERSION
     dldoctor_version: str = ""
@@ -172,6 +235,7 @@ class Snapshot:
     search_path: Tuple[SearchPathEntry, ...] = ()
     libraries: Tuple[Library, ...] = ()
     errors: Tuple[str, ...] = ()
+    windows: Optional[WindowsHost] = None
 
     def to_dict(self) -> Dict[str, Any]:
         return to_jsonable(self)  # type: ignore[no-any-return]
