@@ -159,7 +159,8 @@ def _build(snap: Snapshot) -> Optional[EnvGraphs]:
     bits = snap.interpreter.bits
     env = {x.path: x for x in snap.libraries}
     every = {**{x.path: x for x in facts.outside}, **env}
-    fs = SnapshotFileSystem(every, facts.realpaths)
+    # A RECORD entry whose file is gone has no header: it is not on disk for the loader.
+    fs = SnapshotFileSystem((p for p, x in every.items() if x.info), facts.realpaths)
     flags = CACHE_FLAGS.get(machine, 0)
     config = LinuxConfig(
         machine=machine,
