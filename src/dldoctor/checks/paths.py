@@ -3,10 +3,11 @@ or to other environments (seed 001: a venv's torch\\lib on the user's Path)."""
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Dict, Iterator, List, Tuple
 
 from dldoctor.checks import check, finding
 from dldoctor.checks._util import is_within, norm
+from dldoctor.checks.native import ld_library_path_wins
 from dldoctor.model import Finding, Severity
 from dldoctor.snapshot.model import Snapshot
 
@@ -21,9 +22,22 @@ def _owner(snap: Snapshot, folder: str) -> str:
     return ""
 
 
+def _really_shadows(snap: Snapshot) -> Dict[str, List[Tuple[str, str]]]:
+    """Folder -> ("really shadows", "NAME of DIST (copy)") per the loader model: the copies
+    a folder wins over, not just the names it shares."""
+    out: Dict[str, List[Tuple[str, str]]] = {}
+    dists = {x.path: x.dist for x in snap.libraries}
+    for winner, copy, name, _ in ld_library_path_wins(snap):
+        folder = winner.rsplit("/", 1)[0]
+        out.setdefault(norm(snap, folder), []).append(
+            ("really shadows", f"{name} of {dists.get(copy) or 'a package'} ({copy})"))
+    return out
+
+
 @check("path-pollution")
 def path_pollution(snap: Snapshot) -> Iterator[Finding]:
     prefix = snap.interpreter.prefix
+    shadows = _really_shadows(snap)
     for e in snap.search_path:
         if not e.exists:
             continue
@@ -36,7 +50,7 @@ def path_pollution(snap: Snapshot) -> Iterator[Finding]:
                 "path-pollution",
                 f"{e.var} holds a folder of another Python environment{shadow}",
                 [(label, e.path), ("its environment", e.env_root),
-                 *(("same name", n) for n in e.same_names[:5])],
+                 *(("same name", n) for n in e.same_names[:5]), *shadows.get(norm(snap, e.path), [])[:5]],
                 snapshot=snap,
                 severity=sev,
             )
@@ -46,6 +60,6 @@ def path_pollution(snap: Snapshot) -> Iterator[Finding]:
             yield finding(
                 "path-pollution",
                 f"{e.var} holds {owner}'s own library folder; it changes how its libraries load",
-                [(label, e.path), ("package", owner)],
+                [(label, e.path), ("package", owner), *shadows.get(norm(snap, e.path), [])[:5]],
                 snapshot=snap,
             )

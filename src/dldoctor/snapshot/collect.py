@@ -20,6 +20,7 @@ from dldoctor import __version__
 from dldoctor.conditions import load_toml
 from dldoctor.errors import DldoctorError
 from dldoctor.snapshot import gpu as gpu_mod
+from dldoctor.snapshot.loaderfacts import interpreter_machine, linux_loader_facts
 from dldoctor.snapshot.model import Gpu, Library, Snapshot, from_jsonable
 
 COLLECTOR = Path(__file__).with_name("collector.py")
@@ -137,7 +138,14 @@ def collect_snapshot(
         from dldoctor.snapshot.windows_host import collect_here
 
         windows = collect_here([snap.interpreter.base_prefix])
-    return snap.__class__(**{**snap.__dict__, "host": host, "libraries": tuple(libs), "windows": windows})
+    loader = None
+    if with_headers and snap.host.os == "linux":
+        lib_machine = interpreter_machine(snap.host.machine, snap.interpreter.bits)
+        lld = tuple(e.path for e in snap.search_path if e.var == "LD_LIBRARY_PATH")
+        loader = linux_loader_facts(tuple(libs), lld, lib_machine, snap.interpreter.bits)
+    return snap.__class__(
+        **{**snap.__dict__, "host": host, "libraries": tuple(libs), "windows": windows, "loader": loader}
+    )
 
 
 def load_snapshot(path: str) -> Snapshot:

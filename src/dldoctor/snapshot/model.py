@@ -220,6 +220,23 @@ class WindowsHost:
 
 
 @dataclasses.dataclass(frozen=True)
+class LoaderFacts:
+    """What ld.so would see beyond the environment's own files, gathered once at collection
+    so that native checks stay pure and can judge a snapshot taken on another machine.
+
+    Only names the environment's libraries (transitively) need are recorded: the whole
+    ld.so.cache would be thousands of entries the checks never ask about."""
+
+    default_dirs: Tuple[str, ...] = ()
+    lib: str = ""  # what $LIB expands to
+    cache: Dict[str, str] = dataclasses.field(default_factory=dict)  # needed name -> cache path
+    outside: Tuple[Library, ...] = ()  # files outside the environment a needed name can bind to
+    realpaths: Dict[str, str] = dataclasses.field(default_factory=dict)  # only where they differ
+    sizes: Dict[str, int] = dataclasses.field(default_factory=dict)  # path -> bytes
+    digests: Dict[str, str] = dataclasses.field(default_factory=dict)  # same-name copies only
+
+
+@dataclasses.dataclass(frozen=True)
 class Snapshot:
     schema_version: int = SCHEMA_VERSION
     dldoctor_version: str = ""
@@ -234,6 +251,7 @@ class Snapshot:
     conda_packages: Tuple[str, ...] = ()
     search_path: Tuple[SearchPathEntry, ...] = ()
     libraries: Tuple[Library, ...] = ()
+    loader: Optional[LoaderFacts] = None  # Linux only; None in older or non-Linux snapshots
     errors: Tuple[str, ...] = ()
     windows: Optional[WindowsHost] = None
 
