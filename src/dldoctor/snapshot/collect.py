@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 import json
 import os
+import re
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -155,6 +156,35 @@ def load_snapshot(path: str) -> Snapshot:
     except (OSError, UnicodeDecodeError) as exc:
         raise DldoctorError(f"--snapshot {path}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
     try:
-        return Snapshot.from_dict(json.loads(text))
+        data = json.loads(text)
+        if isinstance(data, dict):
+            data = unredact_home(data)
+        return Snapshot.from_dict(data)
     except ValueError as exc:
         raise DldoctorError(f"--snapshot {path}: not a dldoctor snapshot ({exc})") from None
+
+
+PLACEHOLDER_HOME = {"windows": "C:\\Users\\~home~", "other": "/~home~"}
+_TILDE = re.compile(r"(?<![\w./\\~-])~(?=$|[\\/])")
+
+
+def unredact_home(data: Dict[str, Any]) -> Dict[str, Any]:
+    """Snapshots show the home folder as ``~``; paths must stay absolute for the loader
+    models, so ``~`` becomes an absolute placeholder home (which output hides as ``~``)."""
+    raw_host = data.get("host")
+    host: Dict[str, Any] = raw_host if isinstance(raw_host, dict) else {}
+    if host.get("home") not in ("~", None):
+        return data
+    home = PLACEHOLDER_HOME["windows" if host.get("os") == "windows" else "other"]
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, str):
+            return _TILDE.sub(lambda _: home, value)
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        if isinstance(value, dict):
+            return {walk(k): walk(v) for k, v in value.items()}
+        return value
+
+    out: Dict[str, Any] = walk(data)
+    return out
