@@ -18,7 +18,7 @@ from dldoctor.model import Condition, Fix, Reference, Severity
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.8-3.10
-    import tomli as tomllib
+    import tomli as tomllib  # type: ignore[import-not-found,no-redef,unused-ignore]
 
 DATA_DIR = Path(__file__).parent
 PLATFORMS = ("windows", "linux", "macos")
@@ -43,10 +43,11 @@ class DataError(ValueError):
     """A data file does not follow its schema."""
 
 
-def load_toml(name: str) -> Dict[str, Any]:
-    """Read one of the package's TOML data files."""
-    with (DATA_DIR / name).open("rb") as fh:
-        return tomllib.load(fh)
+def load_toml(name: str, folder: Path = DATA_DIR) -> Dict[str, Any]:
+    """Read one of the package's TOML data files (by default from this folder)."""
+    with (folder / name).open("rb") as fh:
+        data: Dict[str, Any] = tomllib.load(fh)
+    return data
 
 
 def parse_condition(raw: Mapping[str, Any]) -> Condition:

@@ -1,0 +1,91 @@
+"""Bounds-checked random access to a window of a file.
+
+Every read the format readers make goes through :class:`View`, which checks
+offset and length against the window before touching the data, so a hostile
+offset becomes a :class:`BinaryFormatError` naming the structure, never an
+IndexError, a struct.error or a giant allocation. The window is a memory map
+where the OS allows one (only the pages actually read are paged in, so a
+400 MB library costs what a small one does) and plain seek/read otherwise.
+"""
+
+from __future__ import annotations
+
+import mmap
+import struct
+from typing import IO, Any, Tuple, Union
+
+from ._record import BinaryFormatError
+
+#: Longest name or path list read from a string table; longer means hostile.
+MAX_STRING = 65536
+
+
+class _FileSource:
+    """Seek/read fallback for files that cannot be mapped (e.g. a 32-bit Python)."""
+
+    def __init__(self, f: IO[bytes]) -> None:
+        self._f = f
+
+    def __getitem__(self, s: slice) -> bytes:
+        self._f.seek(s.start)
+        return self._f.read(s.stop - s.start)
+
+    def find(self, sub: bytes, start: int, end: int) -> int:
+        pos = start
+        while pos < end:
+            chunk = self[pos : min(end, pos + 4096)]
+            i = chunk.find(sub)
+            if i >= 0:
+                return pos + i
+            if not chunk:
+                break
+            pos += len(chunk)
+        return -1
+
+
+Source = Union[mmap.mmap, bytes, _FileSource]
+
+
+class View:
+    """A window ``[base, base + size)`` of a source, with checked reads."""
+
+    __slots__ = ("_base", "_src", "size")
+
+    def __init__(self, src: Source, size: int, base: int = 0) -> None:
+        self._src = src
+        self._base = base
+        self.size = size
+
+    def check(self, off: int, n: int, what: str) -> None:
+        """Raise unless ``n`` bytes at ``off`` lie inside the window."""
+        if off < 0 or n < 0 or off + n > self.size:
+            raise BinaryFormatError(
+                f"{what} at offset {off:#x} (+{n:#x}) lies outside the file "
+                f"({self.size:#x} bytes): truncated or corrupt"
+            )
+
+    def read(self, off: int, n: int, what: str) -> bytes:
+        self.check(off, n, what)
+        start = self._base + off
+        return bytes(self._src[start : start + n])
+
+    def unpack(self, st: struct.Struct, off: int, what: str) -> Tuple[Any, ...]:
+        self.check(off, st.size, what)
+        start = self._base + off
+        return st.unpack(self._src[start : start + st.size])
+
+    def cstring(self, off: int, end: int, what: str, limit: int = MAX_STRING) -> str:
+        """The NUL-terminated string at ``off``, which must end before ``end``."""
+        end = min(end, self.size, off + limit)
+        if off < 0 or off >= end:
+            raise BinaryFormatError(f"{what}: string offset {off:#x} lies outside its table")
+        nul = self._src.find(b"\0", self._base + off, self._base + end)
+        if nul < 0:
+            raise BinaryFormatError(f"{what}: unterminated string at offset {off:#x}")
+        raw = self._src[self._base + off : nul]
+        return bytes(raw).decode("utf-8", "surrogateescape")
+
+    def sub(self, off: int, n: int, what: str) -> View:
+        """A narrower window (a Mach-O fat slice) with its own offset 0."""
+        self.check(off, n, what)
+        return View(self._src, n, self._base + off)

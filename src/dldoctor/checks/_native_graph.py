@@ -1,0 +1,185 @@
+"""The environment's native libraries as ld.so would load them, computed from a Snapshot alone.
+
+Each library is judged in the context that loads it: extension modules are the roots (the
+interpreter loads them), and what they pull in inherits their DT_RPATH chain. So scipy.libs'
+libgfortran, which has no RPATH of its own, finds libquadmath through the RPATH of the scipy
+extension that loaded it, as ld.so does; a per-file view (``ldd`` on the library alone)
+would call it missing. A library in a library folder (``*.libs``, ``lib``) that nothing
+loads is not judged alone: something else (a ctypes preload, a plugin loader) decides how.
+
+No file is read here: the loader model runs on a virtual file system made of the
+snapshot's libraries and its :class:`~dldoctor.snapshot.model.LoaderFacts`.
+"""
+
+# Loader paths are plain strings of the snapshot's OS, not pathlib paths.
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Dict, Iterable, List, Optional, Pattern, Tuple
+
+from dldoctor.binary import BinaryFormatError, BinaryInfo
+from dldoctor.conditions import load_toml
+from dldoctor.loader.graph import LoadGraph, PathModule
+from dldoctor.loader.ldcache import CACHE_FLAGS, CacheEntry
+from dldoctor.loader.linux import RTLD, LinuxConfig, LinuxLoader
+from dldoctor.snapshot.loaderfacts import interpreter_machine
+from dldoctor.snapshot.model import Library, Snapshot
+
+
+@dataclass(frozen=True)
+class NativeData:
+    library_folders: Tuple[str, ...]
+    library_folder_suffixes: Tuple[str, ...]
+    extension: Tuple[Pattern[str], ...]
+    interpreter_provided: Tuple[Pattern[str], ...]
+    openmp: Tuple[Tuple[str, Tuple[Pattern[str], ...]], ...]
+
+
+def _strs(raw: Dict[str, Any], key: str) -> Tuple[str, ...]:
+    value = raw.get(key)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"native.toml: {key!r} must be a list of strings")
+    return tuple(value)
+
+
+@lru_cache(maxsize=1)
+def native_data() -> NativeData:
+    """native.toml, validated once (a typo in a pattern fails at load, not mid-check)."""
+    raw = load_toml("native.toml")
+    openmp = []
+    for item in raw.get("openmp", []):
+        if not isinstance(item, dict) or not isinstance(item.get("runtime"), str):
+            raise ValueError("native.toml: each [[openmp]] needs a runtime name")
+        openmp.append((item["runtime"], tuple(re.compile(p, re.I) for p in _strs(item, "patterns"))))
+    return NativeData(
+        library_folders=_strs(raw, "library_folders"),
+        library_folder_suffixes=_strs(raw, "library_folder_suffixes"),
+        extension=tuple(re.compile(p, re.I) for p in _strs(raw, "extension_patterns")),
+        interpreter_provided=tuple(re.compile(p) for p in _strs(raw, "interpreter_provided")),
+        openmp=tuple(openmp),
+    )
+
+
+def basename(path: str) -> str:
+    return path.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def is_extension(path: str) -> bool:
+    name = basename(path)
+    return any(p.search(name) for p in native_data().extension)
+
+
+def in_library_folder(path: str) -> bool:
+    parts = path.replace("\\", "/").split("/")
+    folder = parts[-2] if len(parts) > 1 else ""
+    data = native_data()
+    return folder in data.library_folders or folder.endswith(data.library_folder_suffixes)
+
+
+def load_name(lib: Library) -> str:
+    """The name a loader knows a loaded library by: SONAME (ELF), else the file name."""
+    soname = (lib.info or {}).get("soname")
+    return str(soname) if soname else basename(lib.path)
+
+
+class SnapshotFileSystem:
+    """The loader models' FileSystem seam over the files a snapshot knows about."""
+
+    pathmod: PathModule = posixpath
+
+    def __init__(self, paths: Iterable[str], realpaths: Dict[str, str]) -> None:
+        self._files = set(paths)
+        self._realpaths = realpaths
+        self._index: Dict[str, Dict[str, str]] = {}
+        for p in self._files:
+            folder, _, name = posixpath.normpath(p).rpartition("/")
+            self._index.setdefault(folder or "/", {})[name] = p
+
+    def find(self, folder: str, name: str) -> Optional[str]:
+        return self._index.get(posixpath.normpath(folder), {}).get(name)
+
+    def is_file(self, path: str) -> bool:
+        return path in self._files
+
+    def realpath(self, path: str) -> str:
+        return self._realpaths.get(path, path)
+
+
+@dataclass(frozen=True)
+class EnvGraphs:
+    """Every root's load graph, and what the analysis needed to build them."""
+
+    machine: str
+    graphs: Tuple[LoadGraph, ...]
+    libraries: Dict[str, Library]  # every file the snapshot knows, env and outside, by path
+    env_paths: frozenset  # type: ignore[type-arg]
+    skipped_roots: Tuple[str, ...]  # wrong-architecture roots: wrong-architecture reports them
+
+
+def _reader(libs: Dict[str, Library]) -> Any:
+    infos: Dict[str, BinaryInfo] = {}
+
+    def read(path: str) -> BinaryInfo:
+        if path not in infos:
+            lib = libs.get(path)
+            if lib is None or lib.info is None:
+                raise BinaryFormatError(lib.error if lib and lib.error else "no header facts in the snapshot")
+            infos[path] = BinaryInfo.from_dict(lib.info)
+        return infos[path]
+
+    return read
+
+
+def compatible(lib: Library, machine: str, bits: int) -> bool:
+    info = lib.info or {}
+    return info.get("machine") == machine and info.get("bits") == bits
+
+
+_LAST: List[Tuple[Snapshot, Optional[EnvGraphs]]] = []
+
+
+def env_graphs(snap: Snapshot) -> Optional[EnvGraphs]:
+    """The Linux load graphs of every root (None when the snapshot cannot say: not Linux, or
+    taken without loader facts). Computed once per snapshot for all native checks."""
+    if _LAST and _LAST[0][0] is snap:
+        return _LAST[0][1]
+    result = _build(snap)
+    _LAST[:] = [(snap, result)]
+    return result
+
+
+def _build(snap: Snapshot) -> Optional[EnvGraphs]:
+    facts = snap.loader
+    if snap.host.os != "linux" or facts is None:
+        return None
+    machine = interpreter_machine(snap.host.machine, snap.interpreter.bits)
+    bits = snap.interpreter.bits
+    env = {x.path: x for x in snap.libraries}
+    every = {**{x.path: x for x in facts.outside}, **env}
+    # A RECORD entry whose file is gone has no header: it is not on disk for the loader.
+    fs = SnapshotFileSystem((p for p, x in every.items() if x.info), facts.realpaths)
+    flags = CACHE_FLAGS.get(machine, 0)
+    config = LinuxConfig(
+        machine=machine,
+        ld_library_path=tuple(e.path for e in snap.search_path if e.var == "LD_LIBRARY_PATH"),
+        cache=tuple(CacheEntry(n, flags, 0, p) for n, p in sorted(facts.cache.items())),
+        default_dirs=facts.default_dirs,
+        lib=facts.lib or "lib",
+        platform=machine if machine != "x86" else "i686",
+        rtld=RTLD.get(machine),
+        cwd=snap.interpreter.cwd or "/",
+    )
+    loader = LinuxLoader(_reader(every), fs, config)
+    roots = [x for x in snap.libraries if x.info and is_extension(x.path)]
+    skipped = tuple(x.path for x in roots if not compatible(x, machine, bits))
+    graphs = [loader.load(x.path) for x in roots if x.path not in skipped]
+    reached = {r.path for g in graphs for e in g.edges for r in (e.resolution,) if r.path}
+    reached |= {facts.realpaths.get(p, p) for p in list(reached)}
+    for x in snap.libraries:  # orphans outside library folders are judged alone
+        if (x.info and x.path not in reached and not is_extension(x.path)
+                and not in_library_folder(x.path) and compatible(x, machine, bits)):
+            graphs.append(loader.load(x.path))
+    return EnvGraphs(machine, tuple(graphs), every, frozenset(env), skipped)

@@ -1,0 +1,249 @@
+"""Environment-wide native-library checks: each library judged in the context that loads it.
+
+The Linux load graphs come from :mod:`dldoctor.checks._native_graph` (ld.so's model run on
+the snapshot's facts, one graph per extension module). Checks that need only headers
+(wrong-architecture, dll-version-conflict, duplicate-openmp) also judge Windows and macOS
+snapshots.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Iterator, List, Optional, Set, Tuple
+
+from dldoctor.checks import check, finding
+from dldoctor.checks._native_graph import (
+    EnvGraphs,
+    basename,
+    compatible,
+    env_graphs,
+    is_extension,
+    load_name,
+    native_data,
+)
+from dldoctor.loader.graph import NOT_FOUND, WRONG_ARCHITECTURE
+from dldoctor.model import Finding, Severity
+from dldoctor.snapshot.loaderfacts import interpreter_machine
+from dldoctor.snapshot.model import Library, Snapshot
+
+FORMATS = {"linux": "elf", "windows": "pe", "macos": "macho"}
+SHOWN = 5  # evidence lines of one kind before "... and N more"
+
+
+def _linux_facts(snap: Snapshot) -> str:
+    if snap.host.os != "linux":
+        return f"the {snap.host.os or 'unknown'} loader is not modelled for whole environments yet"
+    if snap.loader is None:
+        return "the snapshot has no loader facts (taken without headers or by an older dldoctor)"
+    return ""
+
+
+def _dist(g: EnvGraphs, path: str) -> str:
+    lib = g.libraries.get(path)
+    return (lib.dist if lib else None) or "the system"
+
+
+def _roots_by_edge(g: EnvGraphs, rules: Tuple[str, ...]) -> Dict[Tuple[str, str], List[str]]:
+    """(requester, name) -> the roots whose load meets that failing request."""
+    out: Dict[Tuple[str, str], List[str]] = {}
+    for graph in g.graphs:
+        for edge in graph.edges:
+            if edge.resolution.rule in rules:
+                out.setdefault((edge.requester, edge.resolution.name), []).append(graph.root)
+    return out
+
+
+def _provided_by_interpreter(name: str) -> bool:
+    return any(p.search(name) for p in native_data().interpreter_provided)
+
+
+@check("missing-shared-library", applies=_linux_facts)
+def missing_shared_library(snap: Snapshot) -> Iterator[Finding]:
+    g = env_graphs(snap)
+    if g is None:
+        return
+    tried: Dict[Tuple[str, str], Tuple[str, ...]] = {}
+    for graph in g.graphs:
+        for edge in graph.edges:
+            if edge.resolution.rule == NOT_FOUND:
+                tried.setdefault((edge.requester, edge.resolution.name), edge.resolution.tried)
+    for (requester, name), roots in sorted(_roots_by_edge(g, (NOT_FOUND,)).items()):
+        if _provided_by_interpreter(name):
+            continue
+        via = [r for r in dict.fromkeys(roots) if r != requester]
+        yield finding(
+            "missing-shared-library",
+            f"{basename(requester)} ({_dist(g, requester)}) needs {name}, which ld.so cannot find",
+            [("needed by", requester), ("needed name", name),
+             *(("loaded by", r) for r in via[:SHOWN]),
+             *(("tried", t) for t in tried[(requester, name)])],
+            snapshot=snap,
+        )
+
+
+def _machine_of(lib: Library) -> str:
+    info = lib.info or {}
+    return f"{info.get('machine')} {info.get('bits')}-bit {info.get('format')}"
+
+
+@check("wrong-architecture")
+def wrong_architecture(snap: Snapshot) -> Iterator[Finding]:
+    """Extension modules built for another machine, and needed names only such copies answer."""
+    machine = interpreter_machine(snap.host.machine, snap.interpreter.bits)
+    bits = snap.interpreter.bits
+    want = FORMATS.get(snap.host.os)
+    ours = f"{machine} {bits}-bit {want}"
+    for lib in snap.libraries:
+        info = lib.info
+        if info is None or not is_extension(lib.path):
+            continue
+        if info.get("format") == "macho" and machine in info.get("archs", ()):
+            continue
+        if compatible(lib, machine, bits) and info.get("format") == want:
+            continue
+        yield finding(
+            "wrong-architecture",
+            f"{basename(lib.path)} ({lib.dist or 'no package'}) is a {_machine_of(lib)} module; "
+            f"this Python is {ours} and cannot load it",
+            [("module", lib.path), ("built for", _machine_of(lib)), ("interpreter", ours)],
+            snapshot=snap,
+        )
+    g = env_graphs(snap)
+    if g is None:
+        return
+    shown: Set[Tuple[str, str]] = set()
+    for graph in g.graphs:
+        for edge in graph.edges:
+            res = edge.resolution
+            if res.rule != WRONG_ARCHITECTURE or (edge.requester, res.name) in shown:
+                continue
+            shown.add((edge.requester, res.name))
+            copies = [g.libraries[p] for p in res.shadowed if p in g.libraries]
+            yield finding(
+                "wrong-architecture",
+                f"{basename(edge.requester)} needs {res.name}; the only copies are built for "
+                f"another machine ({', '.join(sorted({_machine_of(c) for c in copies})) or '?'})",
+                [("needed by", edge.requester), *(("incompatible copy", p) for p in res.shadowed[:SHOWN]),
+                 ("interpreter", ours)],
+                snapshot=snap,
+            )
+
+
+def _content_key(snap: Snapshot, lib: Library) -> Tuple[object, ...]:
+    """Two copies differ when their size, sampled digest or version definitions differ."""
+    facts = snap.loader
+    size = facts.sizes.get(lib.path) if facts else None
+    digest = facts.digests.get(lib.path) if facts else None
+    info = lib.info or {}
+    return (size, digest, tuple(info.get("version_defs", ())), info.get("file_version"))
+
+
+def _fold(snap: Snapshot, name: str) -> str:
+    return name.lower() if snap.host.os == "windows" else name
+
+
+def _needers(snap: Snapshot, name: str) -> List[str]:
+    key = _fold(snap, name)
+    return [x.path for x in snap.libraries
+            if any(_fold(snap, str(n)) == key for n in (x.info or {}).get("needed", ()))]
+
+
+@check("dll-version-conflict")
+def dll_version_conflict(snap: Snapshot) -> Iterator[Finding]:
+    """One load name, different content, in several packages: the first package imported
+    loads its copy and every later request by that name reuses it (ld.so matches a loaded
+    SONAME; Windows matches a loaded module's base name)."""
+    groups: Dict[str, List[Library]] = {}
+    for lib in snap.libraries:
+        if lib.info is not None and lib.dist:
+            groups.setdefault(_fold(snap, load_name(lib)), []).append(lib)
+    for copies in groups.values():
+        if len({c.dist for c in copies}) < 2:
+            continue
+        by_content: Dict[Tuple[object, ...], List[Library]] = {}
+        for c in copies:
+            by_content.setdefault(_content_key(snap, c), []).append(c)
+        if len(by_content) < 2:
+            continue
+        name = load_name(copies[0])
+        dists = sorted({str(c.dist) for c in copies})
+        order = "; ".join(f"import {d} first: {d}'s copy serves every package" for d in dists[:3])
+        sizes = snap.loader.sizes if snap.loader else {}
+        yield finding(
+            "dll-version-conflict",
+            f"{name} is shipped with different content by {', '.join(dists)}; the first one "
+            f"loaded wins for all of them ({order})",
+            [*((f"copy of {c.dist}", f"{c.path} ({sizes.get(c.path, '?')} bytes)") for c in copies),
+             *(("needed by", p) for p in _needers(snap, name)[:SHOWN])],
+            snapshot=snap,
+        )
+
+
+def _openmp_runtime(name: str) -> Optional[str]:
+    for runtime, patterns in native_data().openmp:
+        if any(p.search(name) for p in patterns):
+            return runtime
+    return None
+
+
+@check("duplicate-openmp")
+def duplicate_openmp(snap: Snapshot) -> Iterator[Finding]:
+    """Two OpenMP runtimes loaded under different names are two thread pools in one process
+    (libgomp next to libiomp5, or a renamed libgomp-abc123 next to torch's libgomp.so.1)."""
+    found: Dict[str, Tuple[str, Library]] = {}  # load name -> (runtime, first copy)
+    libs = list(snap.libraries)
+    g = env_graphs(snap)
+    if g is not None:  # system copies the environment's modules really bind to
+        reached = {e.resolution.path for gr in g.graphs for e in gr.edges if e.resolution.path}
+        libs += [g.libraries[p] for p in sorted(reached) if p not in g.env_paths and p in g.libraries]
+    for lib in libs:
+        if lib.info is None:
+            continue
+        runtime = _openmp_runtime(load_name(lib)) or _openmp_runtime(basename(lib.path))
+        if runtime:
+            found.setdefault(_fold(snap, load_name(lib)), (runtime, lib))
+    if len(found) < 2:
+        return
+    runtimes = sorted({r for r, _ in found.values()})
+    yield finding(
+        "duplicate-openmp",
+        f"{len(found)} OpenMP runtimes can load into one process ({', '.join(runtimes)}): "
+        "two thread pools oversubscribe cores, and libiomp5 next to another runtime aborts "
+        "with OMP Error #15",
+        [(f"{runtime} ({lib.dist or 'system'})", lib.path) for runtime, lib in found.values()],
+        snapshot=snap,
+    )
+
+
+def ld_library_path_wins(snap: Snapshot) -> List[Tuple[str, str, str, str]]:
+    """(folder copy, shadowed wheel copy, name, requester) for every request that an
+    LD_LIBRARY_PATH folder answers although a package's own copy would have served it."""
+    g = env_graphs(snap)
+    if g is None:
+        return []
+    out: Dict[Tuple[str, str], Tuple[str, str, str, str]] = {}
+    for graph in g.graphs:
+        for edge in graph.edges:
+            res = edge.resolution
+            if res.rule != "ld_library_path" or not res.path:
+                continue
+            for copy in res.shadowed:
+                if copy in g.env_paths:
+                    out.setdefault((res.path, copy), (res.path, copy, res.name, edge.requester))
+    return [out[k] for k in sorted(out)]
+
+
+@check("ld-library-path-override", applies=_linux_facts)
+def ld_library_path_override(snap: Snapshot) -> Iterator[Finding]:
+    facts = snap.loader
+    digests = facts.digests if facts else {}
+    for winner, wheel_copy, name, requester in ld_library_path_wins(snap):
+        same = digests.get(winner) is not None and digests.get(winner) == digests.get(wheel_copy)
+        dist = next((x.dist for x in snap.libraries if x.path == wheel_copy), None) or "a package"
+        yield finding(
+            "ld-library-path-override",
+            f"LD_LIBRARY_PATH's {winner} wins over {dist}'s own {name}"
+            + (" (identical content today)" if same else ""),
+            [("wins", winner), ("shadowed", wheel_copy), ("needed by", requester)],
+            snapshot=snap,
+            severity=Severity.INFO if same else None,
+        )

@@ -1,0 +1,40 @@
+"""`dldoctor snapshot`: write the facts about an environment as JSON (secrets redacted)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from dldoctor.cli._common import emit
+from dldoctor.errors import DldoctorError
+from dldoctor.redact import redact_home
+
+NAME = "snapshot"
+HELP = "write the environment's facts as JSON, to judge later or elsewhere"
+DESCRIPTION = """\
+Collect the facts dldoctor judges (interpreter, packages, native libraries and their
+headers, framework builds, environment variables with secrets removed, GPU driver) and
+write them as JSON. Judge it anywhere with `dldoctor check --snapshot FILE`.
+"""
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--python", metavar="PY", help="interpreter (or venv/conda folder) to describe")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    p.add_argument("--verify-hashes", action="store_true", help="hash every installed file against RECORD")
+
+
+def run(args: argparse.Namespace) -> int:
+    from dldoctor.snapshot.collect import collect_snapshot
+
+    snap = collect_snapshot(args.python, verify_hashes=args.verify_hashes)
+    text = json.dumps(snap.to_dict(), indent=1, sort_keys=True) + "\n"
+    if args.output:
+        try:
+            Path(args.output).write_text(redact_home(text, [snap.host.home]), encoding="utf-8")
+        except OSError as exc:
+            raise DldoctorError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    else:
+        emit(text, [snap.host.home])
+    return 0

@@ -1,0 +1,95 @@
+"""`dldoctor wheels`: judge a set of wheels as if installed on another platform, before installing."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Dict, List
+
+from dldoctor.cli._common import add_format, emit
+from dldoctor.errors import DldoctorError
+from dldoctor.model import CheckResult, Evidence, Finding, Report, Severity
+
+NAME = "wheels"
+HELP = "check a set of wheels as if installed on a (foreign) platform, before installing"
+DESCRIPTION = """\
+Lay the wheels out as pip would install them into a virtual venv on a stock machine of
+--platform (the system DLLs of a stock Windows 10/11 x64, with their provenance), then run
+the Windows loader model over every extension module: DLLs that neither a wheel nor the
+system provides, one DLL name shipped by several wheels in different versions and which copy
+wins in which import order, wrong architectures, the VC++ runtime. Only native libraries'
+headers are read from the wheels. With -r, the wheels are downloaded with `pip download
+--only-binary=:all: --platform TAG --python-version X.Y` into the user cache.
+
+exit status: 0 no error finding, 1 at least one error finding, 2 bad usage or input.
+"""
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    p.add_argument("wheel", nargs="*", help="wheel files (.whl)")
+    p.add_argument("-r", "--requirement", action="append", default=[], metavar="FILE",
+                   help="download what this requirements file resolves to for --platform (repeatable)")
+    p.add_argument("--platform", default="win_amd64", help="wheel platform tag of the target (default: win_amd64)")
+    p.add_argument("--python-version", default="3.11", metavar="X.Y", help="target Python version (default: 3.11)")
+    p.add_argument("--vc-redist", metavar="VERSION",
+                   help="Visual C++ Redistributable version on the target, e.g. 14.44 (default: none installed)")
+    p.add_argument("--order", metavar="DISTS", help="import order for the whole-process view, comma-separated")
+    p.add_argument("-o", "--snapshot-out", metavar="FILE", help="also write the virtual install's snapshot (JSON)")
+    add_format(p)
+    p.add_argument("--select", action="append", default=[], metavar="CODES", help="only these conditions")
+    p.add_argument("--ignore", action="append", default=[], metavar="CODES", help="skip these conditions")
+
+
+def run(args: argparse.Namespace) -> int:
+    from dldoctor import conditions
+    from dldoctor.checks import resolve_selection
+    from dldoctor.foreign.download import download_requirements
+    from dldoctor.foreign.findings import SLUGS, all_findings
+    from dldoctor.foreign.imports import analyse
+    from dldoctor.foreign.install import install, snapshot_of
+    from dldoctor.render import renderer
+    from dldoctor.report import build_report
+
+    select, ignore = resolve_selection(args.select), resolve_selection(args.ignore)
+    paths: List[str] = list(args.wheel)
+    for req in args.requirement:
+        paths += download_requirements(req, args.platform, args.python_version)
+    if not paths:
+        raise DldoctorError("no wheels: give wheel files or -r REQUIREMENTS")
+    vi = install(paths, args.platform, args.python_version, args.vc_redist)
+    snap = snapshot_of(vi)
+    dists = [w.name for w in vi.wheels]
+    order = [d.strip() for d in args.order.split(",")] if args.order else None
+    if order and set(order) - set(dists):
+        raise DldoctorError(f"--order: not among the wheels: {', '.join(sorted(set(order) - set(dists)))}")
+    if order:
+        order += [d for d in dists if d not in order]
+    analysis = analyse(vi, order)
+    base = build_report(snap, select, tuple(ignore) + SLUGS)
+    extra: Dict[str, List[Finding]] = {}
+    for f in all_findings(vi, analysis, snap):
+        if (not select or f.condition.slug in select) and f.condition.slug not in ignore:
+            extra.setdefault(f.condition.slug, []).append(f)
+    results = [CheckResult(r.condition, r.findings + tuple(extra.pop(r.condition.slug, ())), r.skipped)
+               for r in base.results]
+    results += [CheckResult(conditions.get(slug), tuple(fs)) for slug, fs in extra.items()]
+    for slug in SLUGS:
+        if slug not in {r.condition.slug for r in results} and (not select or slug in select) and slug not in ignore:
+            results.append(CheckResult(conditions.get(slug), ()))
+    results.sort(key=lambda r: r.condition.code)
+    facts = (
+        Evidence("wheels", ", ".join(f"{w.name} {w.version}" for w in vi.wheels)),
+        Evidence("target", f"{vi.profile.title}; CPython {args.python_version} venv; "
+                 f"VC++ redistributable {args.vc_redist or 'not installed'}"),
+        *base.facts[2:],
+    )
+    report = Report(target=f"{len(vi.wheels)} wheel(s) for {args.platform}", platform="windows",
+                    results=tuple(results), facts=facts, errors=base.errors)
+    if args.snapshot_out:
+        try:
+            with open(args.snapshot_out, "w", encoding="utf-8") as fh:
+                json.dump(snap.to_dict(), fh, indent=1)
+        except OSError as exc:
+            raise DldoctorError(f"-o {args.snapshot_out}: {exc.strerror or exc}") from None
+    emit(renderer(args.format)(report))
+    return 1 if report.worst is not None and report.worst >= Severity.ERROR else 0

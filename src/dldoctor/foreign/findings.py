@@ -1,0 +1,149 @@
+"""Findings of a wheel set's import simulation: what fails to load, which DLL names are
+bound to different copies depending on import order, and which orders are known to break."""
+
+from __future__ import annotations
+
+from typing import Dict, Iterator, List, Optional, Tuple
+
+from packaging.version import InvalidVersion, Version
+
+from dldoctor.checks import finding
+from dldoctor.checks.windows import host_data
+from dldoctor.foreign.imports import Analysis, Conflict
+from dldoctor.foreign.install import VirtualInstall
+from dldoctor.foreign.profiles import load_vc_runtime, version_tuple
+from dldoctor.foreign.tree import PYTHON, SYSTEM, VirtualFile
+from dldoctor.loader.graph import WRONG_ARCHITECTURE
+from dldoctor.model import Finding, Severity
+from dldoctor.snapshot.model import Snapshot
+
+# The slugs this simulation answers for a wheel set (snapshot checks of these are not run).
+SLUGS = (
+    "missing-shared-library", "wrong-architecture", "dll-version-conflict", "import-order-conflict", "duplicate-openmp",
+)
+
+
+def _short(vi: VirtualInstall, path: str) -> str:
+    site = vi.layout.site_packages
+    if path.lower().startswith(site.lower() + "\\"):
+        return path[len(site) + 1:]
+    return path
+
+
+def _describe(vi: VirtualInstall, f: VirtualFile) -> str:
+    where = "System32" if f.owner == SYSTEM else ("python.exe's folder" if f.owner == PYTHON else _short(vi, f.path))
+    return f"{where} ({f.version})" if f.version else where
+
+
+def missing(vi: VirtualInstall, analysis: Analysis, snap: Snapshot) -> Iterator[Finding]:
+    by_name: Dict[Tuple[str, str], List[str]] = {}
+    tried: Dict[Tuple[str, str], Tuple[str, ...]] = {}
+    for f in analysis.failures:
+        key = (f.name.lower(), f.rule)
+        by_name.setdefault(key, [])
+        if f.requester not in by_name[key]:
+            by_name[key].append(f.requester)
+        tried.setdefault(key, f.tried)
+    for (name, rule), requesters in sorted(by_name.items()):
+        who = ", ".join(sorted({_short(vi, r) for r in requesters}))
+        if rule == WRONG_ARCHITECTURE:
+            yield finding("wrong-architecture", f"{name}, needed by {who}, exists only for another architecture",
+                          [("needed by", _short(vi, r)) for r in requesters[:3]], snapshot=snap)
+            continue
+        driver = name in vi.profile.driver_dlls
+        msg = (f"{name} comes with the NVIDIA driver; {who} cannot load without one" if driver else
+               f"{name}, needed by {who}, is in no wheel and not in a stock Windows")
+        yield finding(
+            "missing-shared-library", msg,
+            [("needed by", _short(vi, r)) for r in requesters[:3]] + [("searched", "; ".join(tried[(name, rule)]))],
+            snapshot=snap, severity=Severity.INFO if driver else None,
+        )
+    for file in vi.tree.files():
+        info = file.info
+        if file.owner in (SYSTEM, PYTHON):
+            continue
+        if info is None:
+            yield finding("wrong-architecture", f"{_short(vi, file.path)}: headers unreadable ({file.error})",
+                          [("file", file.path)], snapshot=snap, severity=Severity.WARNING)
+        elif info.format != "pe" or info.machine != "x86_64":
+            yield finding("wrong-architecture",
+                          f"{_short(vi, file.path)} is {info.format} {info.machine}, not an x64 Windows DLL",
+                          [("file", file.path), ("platform", vi.profile.platform)], snapshot=snap)
+
+
+def _needs(dist: str, name: str, snap: Snapshot) -> Optional[Tuple[str, str, Tuple[str, ...]]]:
+    """(minimum version, why, sources) when ``dist`` as installed needs a newer ``name``."""
+    for need in load_vc_runtime().minimums:
+        d = next((d for d in snap.distributions if d.name == need.dist), None)
+        if d is None or need.dll != name or d.name != dist:
+            continue
+        try:
+            if Version(d.version) in need.specifier:
+                return need.version, need.why, need.sources
+        except InvalidVersion:
+            continue
+    return None
+
+
+def conflicts(vi: VirtualInstall, analysis: Analysis, snap: Snapshot) -> Iterator[Finding]:
+    for c in analysis.conflicts:
+        yield _conflict(vi, c, snap)
+        yield from _breaking_orders(vi, c, snap)
+
+
+def _conflict(vi: VirtualInstall, c: Conflict, snap: Snapshot) -> Finding:
+    copies = [(d, f) for d, f in c.copies.items()]
+    orders = []
+    for (first, second), path in sorted(c.winners.items()):
+        got = _describe(vi, vi.tree.get(path) or VirtualFile(path, ""))
+        orders.append((f"import {first} before {second}", f"{second} gets {got}"))
+    summary = "; ".join(f"{d}: {_describe(vi, f)}" for d, f in copies)
+    return finding(
+        "dll-version-conflict",
+        f"{c.name}: {len({f.path for _, f in copies})} different copies ({summary}); "
+        "the first package imported decides",
+        [*((f"{d}'s copy", _describe(vi, f)) for d, f in copies), *orders],
+        fix="Import the package whose copy is newest first, everywhere (or keep these packages in separate "
+        "environments); the loader reuses the first-loaded copy by name",
+        snapshot=snap,
+    )
+
+
+def _breaking_orders(vi: VirtualInstall, c: Conflict, snap: Snapshot) -> Iterator[Finding]:
+    for (first, second), path in sorted(c.winners.items()):
+        need = _needs(second, c.name, snap)
+        got = vi.tree.get(path)
+        if need is None or got is None or not got.version:
+            continue
+        minimum, why, sources = need
+        if version_tuple(got.version) < version_tuple(minimum):
+            yield finding(
+                "import-order-conflict",
+                f"importing {first} before {second} gives {second} {c.name} {got.version} (< {minimum}): {why}",
+                [("loaded copy", _short(vi, path)), ("needs", f"{c.name} >= {minimum}"),
+                 *(("source", s) for s in sources)],
+                fix=f"import {second} before {first}, or upgrade {first} to a release that does not ship {c.name}",
+                snapshot=snap,
+                severity=Severity.ERROR,
+            )
+
+
+def openmp(vi: VirtualInstall, analysis: Analysis, snap: Snapshot) -> Iterator[Finding]:
+    names = [n for n in host_data()["openmp"]["names"] if n in analysis.together]
+    if len(names) < 2:
+        return
+    loaded = [(n, analysis.together[n]) for n in names]
+    yield finding(
+        "duplicate-openmp",
+        f"{len(names)} OpenMP runtimes in one process after importing every wheel: {', '.join(names)}",
+        [(n, _describe(vi, vi.tree.get(p) or VirtualFile(p, ""))) for n, p in loaded]
+        + [("order", ", ".join(p.dist for p in analysis.plans))],
+        snapshot=snap,
+    )
+
+
+def all_findings(vi: VirtualInstall, analysis: Analysis, snap: Snapshot) -> List[Finding]:
+    out: List[Finding] = []
+    for gen in (missing, conflicts, openmp):
+        out.extend(gen(vi, analysis, snap))
+    return out

@@ -1,0 +1,172 @@
+"""What importing each installed package would load, and what changes with import order.
+
+Each distribution's import is modelled as CPython loads it (DESIGN §6): every extension
+module (``.pyd``) with ``LoadLibraryExW(path, 0x1100)``, after the DLL folders the package
+registers with ``os.add_dll_directory``:
+
+* torch: ``torch\\lib``, then every ``torch\\lib\\*.dll`` is loaded with 0x1100 first
+  (``torch/__init__.py: _load_dll_libraries``, alphabetical as glob returns them on NTFS);
+* a delvewheel-repaired package: its ``<package>.libs`` folder (delvewheel's patched
+  ``__init__.py`` calls ``os.add_dll_directory`` on it);
+* any package folder named ``libs`` or ``lib`` holding DLLs (paddle\\libs): added the same
+  way. That paddle adds it is an assumption of this model (its ``__init__`` also edits PATH,
+  which 0x1100 loads ignore).
+
+Which extension modules a real import touches depends on the package's Python code; the
+model loads all of them, in path order. The first-loaded copy of a DLL name serves every
+later request for that name (the loader's loaded-module list), so the package imported
+first decides which copy of a shared name the whole process uses.
+"""
+
+from __future__ import annotations
+
+import itertools
+import ntpath
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from dldoctor.foreign.install import VirtualInstall
+from dldoctor.foreign.tree import VirtualFile
+from dldoctor.foreign.wheel import Wheel
+from dldoctor.loader.graph import NOT_FOUND, WRONG_ARCHITECTURE
+from dldoctor.loader.windows import CPYTHON_EXTENSION_FLAGS, LoadOutcome, WindowsConfig, WindowsProcess
+
+MAX_PAIR_DISTS = 6  # ordered pairs simulated per conflicting name
+
+
+@dataclass(frozen=True)
+class ImportPlan:
+    """What ``import <dist>`` does to the loader: folders added, then files loaded in order."""
+
+    dist: str
+    dll_directories: Tuple[str, ...]
+    loads: Tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Failure:
+    dist: str
+    target: str
+    name: str
+    requester: str
+    rule: str
+    tried: Tuple[str, ...]
+
+
+def plan_for(vi: VirtualInstall, wheel: Wheel) -> ImportPlan:
+    site = vi.layout.site_packages
+    natives = sorted((m.path for m in wheel.members if m.native), key=str.lower)
+    folders: List[str] = []
+    preload: List[str] = []
+    for path in natives:
+        rel = ntpath.relpath(path, site).split("\\")
+        folder = ntpath.dirname(path)
+        if not path.lower().endswith(".dll"):
+            continue
+        top_libs = len(rel) == 2 and rel[0].lower().endswith(".libs")
+        pkg_libs = len(rel) == 3 and rel[1].lower() in ("lib", "libs")
+        if (top_libs or pkg_libs) and folder not in folders:
+            folders.append(folder)
+        if wheel.name == "torch" and len(rel) == 3 and rel[:2] == ["torch", "lib"]:
+            preload.append(path)
+    loads = preload + [p for p in natives if p.lower().endswith(".pyd")]
+    return ImportPlan(wheel.name, tuple(folders), tuple(loads))
+
+
+class Importer:
+    """One simulated python.exe process of the virtual install."""
+
+    def __init__(self, vi: VirtualInstall) -> None:
+        self.vi = vi
+        lay = vi.layout
+        self.process = WindowsProcess(
+            vi.tree.read,
+            vi.tree,
+            WindowsConfig(machine="x86_64", app_dir=lay.base_prefix, system32=lay.system32,
+                          system=ntpath.join(lay.windows, "System"), windows=lay.windows, cwd=lay.prefix),
+        )
+        self.failures: List[Failure] = []
+
+    def import_dist(self, plan: ImportPlan) -> None:
+        for folder in plan.dll_directories:
+            self.process.add_dll_directory(folder)
+        for target in plan.loads:
+            outcome = self.process.load_library(target, CPYTHON_EXTENSION_FLAGS)
+            if outcome.error:
+                self.failures.append(_failure(plan.dist, outcome))
+
+    def bound(self) -> Dict[str, str]:
+        """Loaded DLL base name (lower case) -> the file the process holds for it."""
+        return dict(self.process.modules)
+
+
+def _failure(dist: str, outcome: LoadOutcome) -> Failure:
+    for edge in outcome.graph.edges:
+        res = edge.resolution
+        if res.rule in (NOT_FOUND, WRONG_ARCHITECTURE):
+            return Failure(dist, outcome.target, res.name, edge.requester, res.rule, res.tried)
+    return Failure(dist, outcome.target, outcome.failed_name or "", outcome.target, str(outcome.error), ())
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """One DLL name bound to different files depending on which package is imported first."""
+
+    name: str
+    copies: Dict[str, VirtualFile]  # dist -> the copy its own import binds
+    winners: Dict[Tuple[str, str], str]  # (first, second) -> path the process ends up with
+
+
+@dataclass(frozen=True)
+class Analysis:
+    plans: Tuple[ImportPlan, ...]
+    alone: Dict[str, Dict[str, str]]  # dist -> its isolated import's bindings
+    failures: Tuple[Failure, ...]
+    conflicts: Tuple[Conflict, ...]
+    together: Dict[str, str]  # bindings after importing everything in the given order
+
+
+def _same_content(a: VirtualFile, b: VirtualFile) -> bool:
+    return a.path == b.path or (a.content is not None and a.content == b.content)
+
+
+def analyse(vi: VirtualInstall, order: Optional[Sequence[str]] = None) -> Analysis:
+    plans = {w.name: plan_for(vi, w) for w in vi.wheels}
+    names = list(order) if order else [w.name for w in vi.wheels]
+    alone: Dict[str, Dict[str, str]] = {}
+    failures: List[Failure] = []
+    for dist in names:
+        imp = Importer(vi)
+        imp.import_dist(plans[dist])
+        alone[dist] = imp.bound()
+        failures.extend(imp.failures)
+    conflicts = []
+    all_names = sorted({n for b in alone.values() for n in b})
+    for name in all_names:
+        copies: Dict[str, VirtualFile] = {}
+        for dist, bound in alone.items():
+            file = vi.tree.get(bound[name]) if name in bound else None
+            if file is not None:
+                copies[dist] = file
+        distinct: List[VirtualFile] = []
+        for f in copies.values():
+            if not any(_same_content(f, g) for g in distinct):
+                distinct.append(f)
+        if len(distinct) < 2:
+            continue
+        dists = list(copies)[:MAX_PAIR_DISTS]
+        winners = {}
+        for first, second in itertools.permutations(dists, 2):
+            if _same_content(copies[first], copies[second]):
+                continue
+            imp = Importer(vi)
+            imp.import_dist(plans[first])
+            imp.import_dist(plans[second])
+            got = imp.process.module(name)
+            if got is not None:
+                winners[(first, second)] = got
+        conflicts.append(Conflict(name, copies, winners))
+    together = Importer(vi)
+    for dist in names:
+        together.import_dist(plans[dist])
+    return Analysis(tuple(plans[d] for d in names), alone, tuple(failures), tuple(conflicts), together.bound())

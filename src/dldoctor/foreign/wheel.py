@@ -1,0 +1,142 @@
+"""A wheel read as pip would install it, without installing: where each member would land.
+
+pip's layout (the wheel spec, "Installing a wheel"): root members go to purelib or platlib
+(both site-packages in a venv), ``<name>-<ver>.data/<scheme>/...`` members go to that scheme's
+folder (purelib/platlib: site-packages, scripts: Scripts, data: the prefix itself, headers:
+Include\\<name>). Only the zip's central directory is read here; member data is read only for
+native libraries (:mod:`dldoctor.foreign.extract`) and a few small text files.
+"""
+
+from __future__ import annotations
+
+import ntpath
+import re
+import zipfile
+from dataclasses import dataclass
+from email.parser import HeaderParser
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple
+
+from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
+
+from dldoctor.errors import DldoctorError
+
+NATIVE_SUFFIXES = (".dll", ".pyd")
+MAX_TEXT = 1 << 20
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The folders of a virtual Windows venv (python.org base interpreter)."""
+
+    prefix: str = "C:\\venv"
+    base_prefix: str = "C:\\Python311"
+    windows: str = "C:\\Windows"
+
+    @property
+    def site_packages(self) -> str:
+        return ntpath.join(self.prefix, "Lib", "site-packages")
+
+    @property
+    def system32(self) -> str:
+        return ntpath.join(self.windows, "System32")
+
+    def scheme(self, key: str, dist: str) -> Optional[str]:
+        return {
+            "purelib": self.site_packages,
+            "platlib": self.site_packages,
+            "scripts": ntpath.join(self.prefix, "Scripts"),
+            "data": self.prefix,
+            "headers": ntpath.join(self.prefix, "Include", dist),
+        }.get(key)
+
+
+@dataclass(frozen=True)
+class Member:
+    """One file of a wheel and where pip would install it."""
+
+    wheel: str  # the wheel file on this machine
+    name: str  # the zip member name
+    path: str  # the installed (virtual, Windows) path
+    size: int
+    crc: int
+
+    @property
+    def native(self) -> bool:
+        return self.name.lower().endswith(NATIVE_SUFFIXES)
+
+
+@dataclass(frozen=True)
+class Wheel:
+    """A wheel's identity, metadata and installed layout."""
+
+    file: str
+    name: str
+    version: str
+    tags: Tuple[str, ...]
+    requires: Tuple[str, ...]
+    top_level: Tuple[str, ...]
+    metadata_dir: str
+    members: Tuple[Member, ...]
+
+
+def _requires(zf: zipfile.ZipFile, dist_info: str) -> Tuple[str, ...]:
+    try:
+        with zf.open(f"{dist_info}/METADATA") as fh:
+            text = fh.read(MAX_TEXT).decode("utf-8", "replace")
+    except KeyError:
+        return ()
+    return tuple(HeaderParser().parsestr(text).get_all("Requires-Dist") or ())
+
+
+def read_wheel(path: str, layout: Layout) -> Wheel:
+    """The members of the wheel at ``path`` placed as pip would place them under ``layout``."""
+    file = Path(path).name
+    try:
+        name, version, _build, tags = parse_wheel_filename(file)
+    except InvalidWheelFilename as exc:
+        raise DldoctorError(f"{path}: not a wheel file name ({exc})") from None
+    try:
+        zf = zipfile.ZipFile(path)
+    except (OSError, zipfile.BadZipFile) as exc:
+        raise DldoctorError(f"{path}: cannot read the wheel ({exc})") from None
+    with zf:
+        infos = [i for i in zf.infolist() if not i.is_dir()]
+        dist_info = next((n.split("/")[0] for n in (i.filename for i in infos)
+                          if re.match(r"^[^/]+\.dist-info/WHEEL$", n)), f"{name}-{version}.dist-info")
+        requires = _requires(zf, dist_info)
+        members: List[Member] = []
+        tops: Dict[str, None] = {}
+        for info in infos:
+            parts = info.filename.split("/")
+            if any(p in ("", ".", "..") for p in parts) or ":" in info.filename or "\\" in info.filename:
+                continue  # pip refuses such members too (path traversal)
+            if parts[0].endswith(".data") and len(parts) > 2:
+                folder = layout.scheme(parts[1], str(name))
+                if folder is None:
+                    continue
+                rel = parts[2:]
+            else:
+                folder, rel = layout.site_packages, parts
+                if not parts[0].endswith((".dist-info", ".data")):
+                    tops[parts[0][:-3] if parts[0].endswith(".py") and len(parts) == 1 else parts[0]] = None
+            members.append(Member(path, info.filename, ntpath.join(folder, *rel), info.file_size, info.CRC))
+    return Wheel(
+        file=path,
+        name=str(canonicalize_name(name)),
+        version=str(version),
+        tags=tuple(sorted(str(t) for t in tags)),
+        requires=requires,
+        top_level=tuple(t for t in tops if not t.endswith((".pth",))),
+        metadata_dir=ntpath.join(layout.site_packages, dist_info),
+        members=tuple(members),
+    )
+
+
+def read_text_member(wheel: str, member: str) -> Optional[str]:
+    """A small text member (a version file), or None."""
+    try:
+        with zipfile.ZipFile(wheel) as zf, zf.open(member) as fh:
+            return fh.read(MAX_TEXT).decode("utf-8", "replace")
+    except (OSError, KeyError, zipfile.BadZipFile):
+        return None

@@ -1,0 +1,184 @@
+"""Turn paths into parseable sources: .py files, notebooks, directories; and ``# noqa`` marks.
+
+Why notebooks are joined: the cells of a notebook run in one interpreter, so import order
+spans cells. The parseable code cells are joined into one text (a cell that does not parse
+is reported and left out, so it cannot hide the others) and every line keeps its
+(cell, line) address for the output. IPython magics (``%``/``!`` lines) become ``pass``.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import json
+import os
+import re
+import tokenize
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, FrozenSet, Iterator, List, Tuple
+
+MAX_PY_BYTES = 10 * 1024 * 1024  # hand-written code is far smaller; larger is generated
+MAX_NOTEBOOK_BYTES = 64 * 1024 * 1024  # notebooks carry image outputs
+SKIP_DIRS = frozenset({"site-packages", "dist-packages", "__pycache__", "node_modules"})
+
+_NOQA = re.compile(
+    r"#\s*noqa(?::\s?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE
+)
+_MAGIC = re.compile(r"^(\s*)([%!].*)$")
+
+
+class SourceError(Exception):
+    """One file cannot be linted (unreadable, undecodable, not Python)."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    """Where one notebook code cell sits in the joined text."""
+
+    number: int  # 1-based index among the notebook's code cells
+    first_line: int  # 1-based line of the joined text where the cell starts
+    lines: int
+
+
+@dataclass(frozen=True)
+class Source:
+    path: Path
+    text: str
+    notebook: bool = False
+    cells: Tuple[Cell, ...] = ()
+    problems: Tuple[str, ...] = ()  # parts left out (a notebook cell that does not parse)
+
+    def locate(self, line: int) -> Tuple[int | None, int]:
+        """(cell number or None, line within the cell) of a line of ``text``."""
+        for cell in self.cells:
+            if cell.first_line <= line < cell.first_line + cell.lines:
+                return cell.number, line - cell.first_line + 1
+        return None, line
+
+    @property
+    def in_package(self) -> bool:
+        return (self.path.parent / "__init__.py").is_file()
+
+    @property
+    def shebang(self) -> bool:
+        return self.text.startswith("#!")
+
+
+def parse_noqa(text: str) -> Dict[int, FrozenSet[str] | None]:
+    """Line -> codes silenced there (None: bare ``# noqa`` silences everything)."""
+    out: Dict[int, FrozenSet[str] | None] = {}
+    for no, line in enumerate(text.splitlines(), 1):
+        if "noqa" not in line.lower():
+            continue
+        m = _NOQA.search(line)
+        if m is None:
+            continue
+        codes = m.group("codes")
+        out[no] = None if codes is None else frozenset(re.split(r"[,\s]+", codes.upper()))
+    return out
+
+
+def _read_bytes(path: Path, limit: int) -> bytes:
+    try:
+        with path.open("rb") as fh:
+            data = fh.read(limit + 1)
+    except OSError as exc:
+        raise SourceError(f"cannot read: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise SourceError(f"larger than {limit // (1024 * 1024)} MiB, not linted")
+    return data
+
+
+def _decode_py(data: bytes) -> str:
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return data.decode(encoding)
+    except (SyntaxError, LookupError, UnicodeDecodeError) as exc:
+        raise SourceError(f"cannot decode: {exc}") from None
+
+
+def _cell_text(raw: object) -> str:
+    if isinstance(raw, list):
+        return "".join(x for x in raw if isinstance(x, str))
+    return raw if isinstance(raw, str) else ""
+
+
+def _unmagic(text: str) -> str:
+    lines = []
+    for line in text.splitlines():
+        m = _MAGIC.match(line)
+        lines.append(f"{m.group(1)}pass  # {m.group(2)}" if m else line)
+    return "\n".join(lines) + "\n"
+
+
+def read_notebook(path: Path) -> Source:
+    try:
+        doc = json.loads(_read_bytes(path, MAX_NOTEBOOK_BYTES).decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise SourceError(f"not a notebook (invalid JSON: {exc})") from None
+    raw_cells = doc.get("cells") if isinstance(doc, dict) else None
+    if not isinstance(raw_cells, list):
+        raise SourceError("not a notebook (no cells list)")
+    parts: List[str] = []
+    cells: List[Cell] = []
+    problems: List[str] = []
+    line = 1
+    number = 0
+    for raw in raw_cells:
+        if not isinstance(raw, dict) or raw.get("cell_type") != "code":
+            continue
+        number += 1
+        text = _cell_text(raw.get("source"))
+        if text.lstrip().startswith("%%") or not text.strip():
+            continue  # a cell magic: not Python (bash, writefile, ...)
+        code = _unmagic(text)
+        try:
+            ast.parse(code)
+        except (SyntaxError, ValueError) as exc:
+            where = getattr(exc, "lineno", None)
+            problems.append(f"cell {number}: cannot parse: {_reason(exc)} (line {where})")
+            continue
+        n = code.count("\n")
+        cells.append(Cell(number, line, n))
+        parts.append(code)
+        line += n
+    return Source(path, "".join(parts), notebook=True, cells=tuple(cells), problems=tuple(problems))
+
+
+def _reason(exc: Exception) -> str:
+    return getattr(exc, "msg", None) or str(exc)
+
+
+def read_source(path: Path) -> Source:
+    """Read one .py or .ipynb file; SourceError when it cannot be linted at all."""
+    if path.suffix == ".ipynb":
+        return read_notebook(path)
+    return Source(path, _decode_py(_read_bytes(path, MAX_PY_BYTES)))
+
+
+def parse(source: Source) -> ast.Module:
+    """Parse a Source; SourceError with the line for a syntax error."""
+    try:
+        return ast.parse(source.text, filename=str(source.path))
+    except (SyntaxError, ValueError) as exc:
+        where = getattr(exc, "lineno", None)
+        suffix = f" (line {where})" if where else ""
+        raise SourceError(f"cannot parse: {_reason(exc)}{suffix}") from None
+    except (RecursionError, MemoryError):
+        raise SourceError("cannot parse: too deeply nested") from None
+
+
+def _skip_dir(path: Path) -> bool:
+    name = path.name
+    return name.startswith(".") or name in SKIP_DIRS or (path / "pyvenv.cfg").is_file()
+
+
+def walk(path: Path) -> Iterator[Path]:
+    """The .py and .ipynb files under a directory, sorted; virtual envs and hidden dirs skipped."""
+    for root, dirs, files in os.walk(path):
+        here = Path(root)
+        dirs[:] = sorted(d for d in dirs if not _skip_dir(here / d))
+        for name in sorted(files):
+            if name.endswith((".py", ".ipynb")) and not name.startswith("."):
+                yield here / name

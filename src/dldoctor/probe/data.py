@@ -1,0 +1,142 @@
+"""The probes' data files, validated at load (a broken table must fail in tests, loudly).
+
+``probe.toml``: which modules the order probe pairs, OpenMP runtime names, NTSTATUS names.
+``cuda_drivers.toml``: CUDA runtime version -> minimum driver, from NVIDIA's release notes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Dict, Mapping, Optional, Tuple
+
+from dldoctor.conditions import DataError, exists, load_toml
+
+DATA = Path(__file__).parent / "data"
+_DRIVER = re.compile(r"^\d+(\.\d+){1,2}$")
+_CUDA = re.compile(r"^\d+\.\d+$")
+
+
+@dataclass(frozen=True)
+class ProbeData:
+    frameworks: Tuple[str, ...]
+    troublemakers: Tuple[str, ...]
+    openmp: Tuple[Tuple[str, re.Pattern[str]], ...]  # (runtime, base-name pattern)
+    ntstatus: Dict[int, str]
+    failures: Tuple[Tuple[str, re.Pattern[str]], ...] = ()  # (condition slug, text pattern)
+
+
+@dataclass(frozen=True)
+class DriverTable:
+    toolkit: Tuple[Tuple[str, str, str], ...]  # (cuda "12.4", linux min, windows min)
+    minor_compat: Dict[int, Tuple[str, str]]  # major -> (linux min, windows min)
+    source: str
+
+
+def _load(name: str) -> Dict[str, Any]:
+    return load_toml(name, DATA)
+
+
+def _str_list(raw: Mapping[str, Any], key: str, where: str) -> Tuple[str, ...]:
+    value = raw.get(key)
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise DataError(f"{where}: {key!r} must be a list of names")
+    return tuple(value)
+
+
+def parse_probe_data(raw: Mapping[str, Any]) -> ProbeData:
+    if raw.get("schema_version") != 1:
+        raise DataError("probe.toml: schema_version must be 1")
+    order = raw.get("order")
+    if not isinstance(order, dict):
+        raise DataError("probe.toml: missing [order]")
+    openmp = []
+    for item in raw.get("openmp", []):
+        if not isinstance(item, dict) or not isinstance(item.get("runtime"), str):
+            raise DataError("probe.toml: each [[openmp]] needs a runtime")
+        try:
+            openmp.append((item["runtime"], re.compile(str(item["pattern"]))))
+        except (KeyError, re.error) as exc:
+            raise DataError(f"probe.toml: openmp {item['runtime']}: bad pattern ({exc})") from None
+    ntstatus: Dict[int, str] = {}
+    for item in raw.get("ntstatus", []):
+        code, name = item.get("code"), item.get("name")
+        if not isinstance(code, int) or not isinstance(name, str) or not 0 < code < 2**32:
+            raise DataError(f"probe.toml: bad [[ntstatus]] {item!r}")
+        ntstatus[code] = name
+    failures = []
+    for item in raw.get("failure", []):
+        slug = item.get("slug") if isinstance(item, dict) else None
+        if not isinstance(slug, str) or not exists(slug):
+            raise DataError(f"probe.toml: [[failure]] names unknown condition {slug!r}")
+        try:
+            failures.append((slug, re.compile(str(item.get("pattern", "")), re.IGNORECASE)))
+        except re.error as exc:
+            raise DataError(f"probe.toml: failure {slug}: bad pattern ({exc})") from None
+    if not openmp or not ntstatus or not failures:
+        raise DataError("probe.toml: needs [[openmp]], [[ntstatus]] and [[failure]] rows")
+    return ProbeData(_str_list(order, "frameworks", "probe.toml [order]"),
+                     _str_list(order, "troublemakers", "probe.toml [order]"),
+                     tuple(openmp), ntstatus, tuple(failures))
+
+
+def parse_driver_table(raw: Mapping[str, Any]) -> DriverTable:
+    if raw.get("schema_version") != 1 or not str(raw.get("source", "")).startswith("https://"):
+        raise DataError("cuda_drivers.toml: needs schema_version = 1 and an https source")
+    rows = []
+    for row in raw.get("toolkit", []):
+        cuda, linux, windows = row.get("cuda"), row.get("linux"), row.get("windows")
+        if not (isinstance(cuda, str) and _CUDA.match(cuda)):
+            raise DataError(f"cuda_drivers.toml: bad cuda version in {row!r}")
+        for value in (linux, windows):
+            if not (isinstance(value, str) and _DRIVER.match(value)):
+                raise DataError(f"cuda_drivers.toml: bad driver version in {row!r}")
+        rows.append((cuda, str(linux), str(windows)))
+    compat: Dict[int, Tuple[str, str]] = {}
+    for row in raw.get("minor_compat", []):
+        major, linux, windows = row.get("major"), row.get("linux"), row.get("windows")
+        if not isinstance(major, int) or not all(
+                isinstance(v, str) and _DRIVER.match(v) for v in (linux, windows)):
+            raise DataError(f"cuda_drivers.toml: bad minor_compat row {row!r}")
+        compat[major] = (str(linux), str(windows))
+    if not rows:
+        raise DataError("cuda_drivers.toml: no [[toolkit]] rows")
+    if len({r[0] for r in rows}) != len(rows):
+        raise DataError("cuda_drivers.toml: duplicate cuda version")
+    return DriverTable(tuple(rows), compat, str(raw["source"]))
+
+
+@lru_cache(maxsize=1)
+def probe_data() -> ProbeData:
+    return parse_probe_data(_load("probe.toml"))
+
+
+@lru_cache(maxsize=1)
+def driver_table() -> DriverTable:
+    return parse_driver_table(_load("cuda_drivers.toml"))
+
+
+def version_key(version: str) -> Tuple[int, ...]:
+    """``"550.54.14"`` -> ``(550, 54, 14)``; non-numeric parts end the key."""
+    out = []
+    for part in version.strip().split("."):
+        digits = re.match(r"\d+", part)
+        if not digits:
+            break
+        out.append(int(digits.group()))
+    return tuple(out)
+
+
+def min_driver(cuda: str, platform: str) -> Tuple[Optional[str], Optional[str]]:
+    """(toolkit minimum, minor-compatibility minimum) for a CUDA runtime ``"12.4"``.
+
+    A runtime newer than every row has no known minimum (None): we do not guess.
+    """
+    key = version_key(cuda)[:2]
+    col = 2 if platform == "windows" else 1
+    table = driver_table()
+    full = next((row[col] for row in table.toolkit if version_key(row[0]) == key), None)
+    compat = table.minor_compat.get(key[0]) if key else None
+    return full, (compat[col - 1] if compat else None)

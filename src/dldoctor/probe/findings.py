@@ -1,0 +1,261 @@
+"""ProbeReport -> Findings (pure). Every finding here is ``observed=True``: a probe saw it.
+
+``snapshot``: when the probe skipped its own driver query (``gpu=False``), the host GPU
+facts come from the snapshot instead; otherwise the probe report alone is enough.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Set, Tuple
+
+from dldoctor import conditions
+from dldoctor.model import Evidence, Finding, Severity
+from dldoctor.probe.data import min_driver, probe_data, version_key
+from dldoctor.probe.gpu import arch_supported
+from dldoctor.probe.loaded import duplicate_openmp, older_libstdcxx, replaced_copies
+from dldoctor.probe.model import (
+    OK,
+    GpuDevice,
+    GpuInfo,
+    ImportProbe,
+    LoadedLibrary,
+    ModuleFacts,
+    ProbeReport,
+)
+from dldoctor.snapshot.model import Snapshot
+
+
+def _home(text: str) -> str:
+    """Show the user's home as ``~`` (nothing of this machine leaks into reports)."""
+    try:
+        home = str(Path.home())
+    except RuntimeError:
+        return text
+    return text.replace(home, "~") if len(home) > 1 else text
+
+
+def _lib(lib: Optional[LoadedLibrary]) -> str:
+    if lib is None:
+        return "?"
+    return _home(f"{lib.path} ({lib.owner or 'system'})")
+
+
+def _finding(slug: str, message: str, evidence: Sequence[Tuple[str, str]], platform: str,
+             fix: str = "", severity: Optional[Severity] = None) -> Finding:
+    cond = conditions.get(slug)
+    return Finding(condition=cond, message=message,
+                   evidence=tuple(Evidence(k, _home(v)) for k, v in evidence),
+                   fix=fix or cond.fix_for(platform), severity=severity, observed=True)
+
+
+def classify_failure(probe: ImportProbe) -> Optional[str]:
+    """The condition slug whose signature matches a failed probe's text, if any."""
+    text = "\n".join((probe.message, probe.traceback, probe.stderr_tail))
+    for slug, pattern in probe_data().failures:
+        if pattern.search(text):
+            return slug
+    return None
+
+
+def _failure_findings(report: ProbeReport) -> List[Finding]:
+    out: List[Finding] = []
+    for probe in report.imports:
+        if probe.status == OK:
+            continue
+        slug = classify_failure(probe) or "import-failed"
+        ev = [("probe", f"import {probe.label}"), ("result", probe.summary())]
+        if probe.failed_module:
+            ev.append(("failed module", probe.failed_module))
+        out.append(_finding(slug, f"import {probe.label}: {probe.summary()}"[:200], ev,
+                            report.platform))
+    return out
+
+
+def _transitive_findings(report: ProbeReport) -> List[Finding]:
+    """A probed package that pulled a framework in although it is not one."""
+    out: List[Finding] = []
+    for probe in report.imports:
+        tops = {m.split(".")[0] for m in probe.modules}
+        extra = [fw for fw in probe.frameworks if fw not in tops]
+        if not extra:
+            continue
+        what = ", ".join(extra)
+        ev = [("probe", f"import {probe.label}"), ("frameworks imported", what)]
+        if not probe.ok:
+            ev.append(("result", probe.summary()))
+        out.append(_finding(
+            "transitive-framework-import",
+            f"importing {probe.label} imports {what}"
+            + ("" if probe.ok else f", and failed: {probe.summary()}"[:160]),
+            ev, report.platform))
+    return out
+
+
+def _order_findings(report: ProbeReport) -> List[Finding]:
+    out: List[Finding] = []
+    for c in report.conflicts:
+        first, second = c.working
+        ev = [("works", f"import {first}, then {second}"),
+              ("fails", f"import {c.failing.label}: {c.failing.summary()}")]
+        if c.culprit is not None:
+            ev.append(("won in failing order", _lib(c.culprit)))
+        if c.rival is not None:
+            ev.append(("loaded in working order", _lib(c.rival)))
+        cause = (f"; {c.culprit.name} from {c.culprit.owner or 'the system'} won"
+                 if c.culprit else "")
+        out.append(_finding(
+            "import-order-conflict",
+            f"{c.failing.modules[0]} before {c.failing.modules[1]} fails, "
+            f"{first} before {second} works{cause}",
+            ev, report.platform,
+            fix=f"import {first} before {second} (or make both use one copy of "
+                f"{c.culprit.name if c.culprit else 'the shared library'})"))
+    return out
+
+
+def _all_probes(report: ProbeReport) -> List[ImportProbe]:
+    return [*report.imports, *report.pairs]
+
+
+def _loaded_findings(report: ProbeReport) -> List[Finding]:
+    out: List[Finding] = []
+    seen: Set[object] = set()
+    natives: Dict[str, Tuple[str, ...]] = dict(report.owners_natives)
+    levels = dict(report.cxx_levels)
+    for probe in _all_probes(report):
+        dup = duplicate_openmp(probe)
+        key = ("omp", tuple(sorted(lib.path for _, lib in dup)))
+        if dup and key not in seen:
+            seen.add(key)
+            out.append(_finding(
+                "duplicate-openmp",
+                f"import {probe.label} loads {len(dup)} OpenMP runtimes into one process",
+                [(runtime, _lib(lib)) for runtime, lib in dup], report.platform))
+        for dist, own, won in replaced_copies(probe, natives):
+            key2 = ("dll", dist, own, won.path)
+            if key2 in seen:
+                continue
+            seen.add(key2)
+            out.append(_finding(
+                "dll-version-conflict",
+                f"{dist}'s own {Path(own).name} lost to another copy at run time",
+                [("probe", f"import {probe.label}"), (f"{dist} ships", own),
+                 ("loaded instead", _lib(won))], report.platform))
+        old = older_libstdcxx(probe, levels)
+        if old is not None:
+            lib, mine, newer, lvl = old
+            key3 = ("cxx", lib.path)
+            if key3 in seen:
+                continue
+            seen.add(key3)
+            failed = probe.status != OK and "GLIBCXX" in probe.message + probe.stderr_tail
+            out.append(_finding(
+                "glibcxx-too-old",
+                f"an older libstdc++ (GLIBCXX_3.4.{mine}) loaded first; "
+                f"{_home(newer)} has GLIBCXX_3.4.{lvl}",
+                [("probe", f"import {probe.label}"), ("loaded", _lib(lib)),
+                 ("newer copy", newer)], report.platform,
+                severity=None if failed else Severity.WARNING))
+    return out
+
+
+def _torch_facts(report: ProbeReport) -> Optional[ModuleFacts]:
+    for probe in _all_probes(report):
+        for f in probe.facts:
+            if f.name == "torch":
+                return f
+    return None
+
+
+def _gpu_info(report: ProbeReport, snapshot: Optional[Snapshot]) -> GpuInfo:
+    """The probe's own driver facts, or the snapshot's when the probe skipped the query."""
+    if report.gpu.error != "skipped" or snapshot is None:
+        return report.gpu
+    g = snapshot.host.gpu
+    devices = tuple(GpuDevice(i, d.name, d.memory_mib, _cap(d.compute_capability))
+                    for i, d in enumerate(g.devices))
+    return GpuInfo(g.driver_present, g.driver_version, g.cuda_driver_version, devices,
+                   f"snapshot ({g.source})", "" if g.driver_present else g.source)
+
+
+def _cap(text: Optional[str]) -> Optional[Tuple[int, int]]:
+    parts = (text or "").split(".")
+    return (int(parts[0]), int(parts[1])) if len(parts) == 2 and all(
+        p.isdigit() for p in parts) else None
+
+
+def _gpu_findings(report: ProbeReport, snapshot: Optional[Snapshot] = None) -> List[Finding]:
+    out: List[Finding] = []
+    gpu, tc = _gpu_info(report, snapshot), report.torch_cuda
+    facts = _torch_facts(report)
+    cuda = tc.cuda if tc is not None else (facts.cuda if facts else None)
+    hip = tc.hip if tc is not None else (facts.hip if facts else None)
+    have_torch = tc is not None or facts is not None
+    if not have_torch or gpu.error == "skipped":  # no driver facts at all: no judgement
+        return out
+    plat = report.platform
+    if cuda and not gpu.driver_present:
+        out.append(_finding("gpu-build-without-gpu",
+                            f"torch is a CUDA {cuda} build but no NVIDIA driver was found",
+                            [("torch.version.cuda", cuda), ("driver", gpu.error or "absent")],
+                            plat))
+    if gpu.driver_present and not cuda and not hip:
+        out.append(_finding("cpu-only-build",
+                            "an NVIDIA driver is present but torch is a CPU-only build",
+                            [("driver", gpu.driver_version or "?"),
+                             ("torch", (tc.version if tc else None) or (facts.version if facts
+                                                                         else None) or "?")],
+                            plat))
+    if gpu.driver_present and cuda and gpu.driver_version:
+        full, compat = min_driver(cuda, "windows" if plat == "windows" else "linux")
+        have = version_key(gpu.driver_version)
+        if compat and have < version_key(compat):
+            out.append(_finding(
+                "driver-too-old",
+                f"driver {gpu.driver_version} is older than {compat}, the minimum for CUDA {cuda}",
+                [("driver", gpu.driver_version), ("torch.version.cuda", cuda),
+                 ("minimum (minor version compatibility)", compat),
+                 ("toolkit driver", full or "?")], plat))
+    if tc is not None:
+        for dev in tc.devices:
+            bad_kernel = "no kernel image" in dev.kernel
+            if (dev.capability and not arch_supported(dev.capability, tc.arch_list)) or bad_kernel:
+                cap = ".".join(map(str, dev.capability)) if dev.capability else "?"
+                out.append(_finding(
+                    "gpu-arch-unsupported",
+                    f"GPU {dev.index} ({dev.name}, sm_{cap.replace('.', '')}) is not in torch's "
+                    "arch list",
+                    [("capability", cap), ("torch arch list", " ".join(tc.arch_list)),
+                     ("kernel", dev.kernel or "?")], plat))
+    return out
+
+
+def _spawn_findings(report: ProbeReport) -> List[Finding]:
+    out: List[Finding] = []
+    for s in report.spawn:
+        if s.ok:
+            continue
+        text = s.error + "\n" + s.traceback
+        slug = "multiprocessing-main-guard" if "freeze_support" in text or \
+            "bootstrapping phase" in text else "dataloader-worker-crash"
+        out.append(_finding(slug, f"spawn probe ({s.what}) failed: {s.error}"[:200],
+                            [("probe", f"spawn {s.what}"), ("error", s.error[:500])],
+                            report.platform))
+    return out
+
+
+def probe_findings(report: ProbeReport, snapshot: Optional[Snapshot] = None) -> List[Finding]:
+    """Every observed finding of a ProbeReport, most specific first, without repeats."""
+    found = [*_order_findings(report), *_transitive_findings(report), *_loaded_findings(report),
+             *_gpu_findings(report, snapshot), *_spawn_findings(report),
+             *_failure_findings(report)]
+    out: List[Finding] = []
+    seen = set()
+    for f in found:
+        key = (f.condition.slug, f.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+    return out
+

@@ -1,0 +1,49 @@
+"""JSON report: the stable machine-readable contract (DESIGN §7), described by
+report.schema.json which the tests validate every rendering against."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, List
+
+from dldoctor import __version__
+from dldoctor.model import Finding, Report, Severity
+
+SCHEMA_VERSION = 1
+
+
+def finding_dict(f: Finding) -> Dict[str, Any]:
+    return {
+        "code": f.condition.code,
+        "slug": f.condition.slug,
+        "severity": f.level.label,
+        "title": f.condition.title,
+        "message": f.message,
+        "evidence": [{"label": e.label, "value": e.value} for e in f.evidence],
+        "fix": f.fix,
+        "observed": f.observed,
+    }
+
+
+def report_dict(report: Report) -> Dict[str, Any]:
+    checks: List[Dict[str, Any]] = []
+    for r in report.results:
+        status = "failed" if r.findings else ("skipped" if r.skipped else "passed")
+        checks.append({"code": r.condition.code, "slug": r.condition.slug, "status": status,
+                       **({"reason": r.skipped} if r.skipped else {})})
+    findings = sorted(report.findings, key=lambda f: (-f.level, f.condition.code))
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "dldoctor_version": __version__,
+        "target": report.target,
+        "platform": report.platform,
+        "facts": [{"label": e.label, "value": e.value} for e in report.facts],
+        "findings": [finding_dict(f) for f in findings],
+        "checks": checks,
+        "summary": {s.label: sum(1 for f in findings if f.level == s) for s in Severity},
+        "errors": list(report.errors),
+    }
+
+
+def render_json(report: Report) -> str:
+    return json.dumps(report_dict(report), indent=2, ensure_ascii=False) + "\n"

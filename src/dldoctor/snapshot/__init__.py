@@ -1,0 +1,1 @@
+"""Facts about a target environment: collected (collect.py) or loaded from a file."""

@@ -1,0 +1,342 @@
+"""The Snapshot: every fact checks may judge, as one plain JSON-serialisable value.
+
+Snapshots are written by ``dldoctor snapshot`` on one machine and judged by ``dldoctor
+check --snapshot`` on another (DESIGN §1.1), so they must round-trip exactly through JSON
+and must tolerate files written by newer or older versions (unknown keys are ignored,
+missing keys take their defaults).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from typing import Any, Dict, Mapping, Optional, Tuple, Type, TypeVar, Union, cast, get_type_hints
+
+SCHEMA_VERSION = 1
+T = TypeVar("T")
+
+
+@dataclasses.dataclass(frozen=True)
+class GpuDevice:
+    name: str
+    memory_mib: Optional[int] = None
+    compute_capability: Optional[str] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Gpu:
+    """NVIDIA driver facts. ``source`` says how they were learned (or why not)."""
+
+    driver_present: bool = False
+    driver_version: Optional[str] = None
+    cuda_driver_version: Optional[str] = None
+    devices: Tuple[GpuDevice, ...] = ()
+    source: str = "not checked"
+
+
+@dataclasses.dataclass(frozen=True)
+class Host:
+    os: str = ""
+    os_release: str = ""
+    os_version: str = ""
+    machine: str = ""
+    libc: str = ""
+    home: str = ""
+    gpu: Gpu = Gpu()
+
+
+@dataclasses.dataclass(frozen=True)
+class Interpreter:
+    executable: str = ""
+    version: str = ""
+    version_info: Tuple[int, ...] = ()
+    implementation: str = ""
+    bits: int = 64
+    prefix: str = ""
+    base_prefix: str = ""
+    env_kind: str = ""
+    soabi: str = ""
+    ext_suffix: str = ""
+    platform_tag: str = ""
+    abiflags: str = ""
+    gil_disabled: bool = False
+    sys_path: Tuple[str, ...] = ()
+    cwd: str = ""
+    user_site: Optional[str] = None
+    stdlib_dirs: Tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class RecordCheck:
+    """RECORD versus disk; counts are exact, ``examples`` lists the first few files."""
+
+    files: int = 0
+    missing: int = 0
+    wrong_size: int = 0
+    wrong_hash: int = 0
+    examples: Tuple[str, ...] = ()
+    hashes_checked: bool = False
+
+    @property
+    def problems(self) -> int:
+        return self.missing + self.wrong_size + self.wrong_hash
+
+
+@dataclasses.dataclass(frozen=True)
+class FrameworkImport:
+    """``import dist`` imports ``framework`` through ``chain`` ("pkg/mod.py:LINE" steps)."""
+
+    framework: str
+    chain: Tuple[str, ...]
+    guarded: bool = False  # inside try: (an ImportError is caught, other failures are not)
+
+
+@dataclasses.dataclass(frozen=True)
+class Distribution:
+    name: str
+    version: str
+    location: str
+    metadata_dir: str = ""
+    kind: str = "dist-info"
+    installer: str = ""
+    requires: Tuple[str, ...] = ()
+    top_level: Tuple[str, ...] = ()
+    tags: Tuple[str, ...] = ()
+    editable: bool = False
+    record: Optional[RecordCheck] = None
+    native_libs: Tuple[str, ...] = ()
+    framework_imports: Tuple[FrameworkImport, ...] = ()
+    problem: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class Framework:
+    name: str
+    dist: str
+    version: str
+    file: Optional[str] = None
+    values: Dict[str, Union[str, int, float, bool, None]] = dataclasses.field(default_factory=dict)
+
+
+@dataclasses.dataclass(frozen=True)
+class Shadow:
+    module: str
+    path: str
+    dist: str
+    installed_at: str
+    in_cwd: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class PathTool:
+    path: str
+    interpreter: Optional[str] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class SearchPathEntry:
+    """One folder of the library search variable (PATH / LD_LIBRARY_PATH / DYLD_*)."""
+
+    var: str
+    index: int
+    path: str
+    exists: bool = False
+    env_root: Optional[str] = None  # the Python environment the folder lies in, if any
+    same_names: Tuple[str, ...] = ()  # native library names it shares with this environment
+    libraries: int = 0
+
+
+@dataclasses.dataclass(frozen=True)
+class Library:
+    """One native library of the environment with its header facts (or why they failed)."""
+
+    path: str
+    dist: Optional[str] = None
+    info: Optional[Dict[str, Any]] = None
+    error: Optional[str] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class SystemDll:
+    """One Visual C++ runtime DLL found on the host, with its version resource."""
+
+    name: str
+    path: str
+    file_version: Optional[str] = None
+    machine: Optional[str] = None
+    error: Optional[str] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class DisplayAdapter:
+    """One display adapter from the registry's display device class."""
+
+    description: str
+    provider: str = ""
+    driver_version: str = ""
+    device_id: str = ""  # MatchingDeviceId, e.g. pci\\ven_10de&dev_2520
+
+
+@dataclasses.dataclass(frozen=True)
+class PagingFile:
+    """One line of Memory Management\\PagingFiles: sizes in MiB, 0/0 = system managed."""
+
+    path: str
+    initial_mib: int = 0
+    maximum_mib: int = 0
+    system_managed: bool = True
+
+
+@dataclasses.dataclass(frozen=True)
+class CudaToolkit:
+    """A CUDA toolkit named by CUDA_PATH or CUDA_PATH_Vx_y, with the runtime DLLs in bin."""
+
+    var: str
+    path: str
+    version: Optional[str] = None
+    bin_dlls: Tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class WindowsHost:
+    """Host facts only Windows has (registry, System32), gathered outside the target.
+
+    ``None`` values mean "not set" (the OS default applies); ``errors`` says what could not
+    be read, so an unreadable key is never mistaken for an unset one.
+    """
+
+    system32: str = ""
+    vc_runtime: Tuple[SystemDll, ...] = ()
+    known_dlls: Tuple[str, ...] = ()
+    adapters: Tuple[DisplayAdapter, ...] = ()
+    gpu_preferences: Dict[str, str] = dataclasses.field(default_factory=dict)
+    paging_files: Tuple[PagingFile, ...] = ()
+    existing_page_files: Tuple[str, ...] = ()
+    physical_memory_mib: Optional[int] = None
+    tdr_delay: Optional[int] = None
+    tdr_level: Optional[int] = None
+    cuda_toolkits: Tuple[CudaToolkit, ...] = ()
+    errors: Tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class LoaderFacts:
+    """What ld.so would see beyond the environment's own files, gathered once at collection
+    so that native checks stay pure and can judge a snapshot taken on another machine.
+
+    Only names the environment's libraries (transitively) need are recorded: the whole
+    ld.so.cache would be thousands of entries the checks never ask about."""
+
+    default_dirs: Tuple[str, ...] = ()
+    lib: str = ""  # what $LIB expands to
+    cache: Dict[str, str] = dataclasses.field(default_factory=dict)  # needed name -> cache path
+    outside: Tuple[Library, ...] = ()  # files outside the environment a needed name can bind to
+    realpaths: Dict[str, str] = dataclasses.field(default_factory=dict)  # only where they differ
+    sizes: Dict[str, int] = dataclasses.field(default_factory=dict)  # path -> bytes
+    digests: Dict[str, str] = dataclasses.field(default_factory=dict)  # same-name copies only
+
+
+@dataclasses.dataclass(frozen=True)
+class Snapshot:
+    schema_version: int = SCHEMA_VERSION
+    dldoctor_version: str = ""
+    created: str = ""
+    host: Host = Host()
+    interpreter: Interpreter = Interpreter()
+    env: Dict[str, str] = dataclasses.field(default_factory=dict)
+    distributions: Tuple[Distribution, ...] = ()
+    frameworks: Tuple[Framework, ...] = ()
+    shadows: Tuple[Shadow, ...] = ()
+    path_tools: Dict[str, PathTool] = dataclasses.field(default_factory=dict)
+    conda_packages: Tuple[str, ...] = ()
+    search_path: Tuple[SearchPathEntry, ...] = ()
+    libraries: Tuple[Library, ...] = ()
+    loader: Optional[LoaderFacts] = None  # Linux only; None in older or non-Linux snapshots
+    errors: Tuple[str, ...] = ()
+    windows: Optional[WindowsHost] = None
+
+    def to_dict(self) -> Dict[str, Any]:
+        return to_jsonable(self)  # type: ignore[no-any-return]
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Snapshot:
+        if not isinstance(data, Mapping):
+            raise ValueError("a snapshot is a JSON object")
+        version = data.get("schema_version")
+        if version != SCHEMA_VERSION:
+            raise ValueError(f"unsupported snapshot schema_version {version!r} (expected {SCHEMA_VERSION})")
+        return from_jsonable(cls, data)
+
+    def framework(self, name: str) -> Optional[Framework]:
+        return next((f for f in self.frameworks if f.name == name), None)
+
+    @property
+    def os(self) -> str:
+        return self.host.os
+
+
+def to_jsonable(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (list, tuple)):
+        return [to_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    return value
+
+
+_HINTS: Dict[type, Dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> Dict[str, Any]:
+    if cls not in _HINTS:
+        _HINTS[cls] = get_type_hints(cls, vars(sys.modules[cls.__module__]))
+    return _HINTS[cls]
+
+
+def from_jsonable(tp: Type[T], value: Any) -> T:
+    """Build ``tp`` from JSON data, checking types; raises ValueError on a mismatch."""
+    return _convert(tp, value, "snapshot")  # type: ignore[no-any-return]
+
+
+def _convert(tp: Any, value: Any, where: str) -> Any:
+    origin = getattr(tp, "__origin__", None)
+    args: Tuple[Any, ...] = tuple(getattr(tp, "__args__", ()))
+    if tp is Any:
+        return value
+    if origin is Union:
+        if value is None and type(None) in args:
+            return None
+        errors = []
+        for arg in args:
+            if arg is type(None):
+                continue
+            try:
+                return _convert(arg, value, where)
+            except ValueError as exc:
+                errors.append(str(exc))
+        raise ValueError(errors[0] if errors else f"{where}: unexpected null")
+    if dataclasses.is_dataclass(tp):
+        if not isinstance(value, Mapping):
+            raise ValueError(f"{where}: expected an object")
+        hints = _hints(cast(type, tp))
+        kwargs = {}
+        for f in dataclasses.fields(tp):
+            if f.name in value:
+                kwargs[f.name] = _convert(hints[f.name], value[f.name], f"{where}.{f.name}")
+            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                raise ValueError(f"{where}: missing {f.name!r}")
+        return cast(Any, tp)(**kwargs)
+    if origin in (tuple, Tuple):
+        if not isinstance(value, list):
+            raise ValueError(f"{where}: expected a list")
+        return tuple(_convert(args[0], v, f"{where}[{i}]") for i, v in enumerate(value))
+    if origin in (dict, Dict):
+        if not isinstance(value, Mapping):
+            raise ValueError(f"{where}: expected an object")
+        return {str(k): _convert(args[1], v, f"{where}.{k}") for k, v in value.items()}
+    if tp is float and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    if tp in (str, int, bool) and type(value) is tp:
+        return value
+    raise ValueError(f"{where}: expected {getattr(tp, '__name__', tp)}, got {type(value).__name__}")

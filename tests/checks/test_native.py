@@ -1,0 +1,219 @@
+"""The environment-wide native checks, each triggered by a real broken install and quiet on
+the clean torch + numpy + scipy venv. Real loaders (python importing, ldd) confirm the
+predictions where the machine can show them."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from dldoctor.checks._native_graph import env_graphs
+
+from ..conftest import pip_install, site_packages, venv_python
+from .conftest import (
+    EXT,
+    NATIVE,
+    build_wheel,
+    cached_wheel,
+    copy_packages,
+    evidence,
+    findings,
+    gcc_shared,
+    install_wheels,
+    snapshot_of,
+)
+
+pytestmark = pytest.mark.slow
+SYSTEM_GOMP = Path("/usr/lib/x86_64-linux-gnu/libgomp.so.1")
+
+
+def run_py(venv: Path, code: str, **env: str) -> subprocess.CompletedProcess:  # type: ignore[type-arg]
+    return subprocess.run([str(venv_python(venv)), "-c", code], capture_output=True, text=True,
+                          env={"PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": "", **env}, timeout=300)
+
+
+# --- the clean environment ------------------------------------------------------------
+
+
+def test_clean_torch_venv_is_quiet_and_judges_libgfortran_in_context(
+        torch_venv: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    snap = snapshot_of(torch_venv, monkeypatch)
+    for slug in NATIVE:
+        assert findings(snap, slug) == [], slug
+    graphs = env_graphs(snap)
+    assert graphs is not None and len(graphs.graphs) >= 100
+    # scipy.libs' libgfortran has no RPATH: ldd on the file alone says libquadmath is missing ...
+    libs = site_packages(torch_venv) / "scipy.libs"
+    gfortran = next(libs.glob("libgfortran-8f1e9814*"))
+    quadmath = next(libs.glob("libquadmath-828275a7*"))
+    ldd = subprocess.run(["ldd", str(gfortran)], capture_output=True, text=True).stdout
+    assert f"{quadmath.name} => not found" in ldd
+    # ... but loaded by a scipy extension it finds it through the inherited DT_RPATH.
+    inherited = {(e.requester, e.resolution.path) for g in graphs.graphs for e in g.edges
+                 if e.resolution.rule == "rpath-inherited"}
+    assert (str(gfortran), str(quadmath)) in inherited
+    # numpy.libs and scipy.libs ship the same libgfortran-040039e1 SONAME: identical bytes, no conflict.
+    same = [x for x in snap.libraries if x.info and x.info["soname"] == "libgfortran-040039e1-0352e75f.so.5.0.0"]
+    assert {x.dist for x in same} == {"numpy", "scipy"}
+
+
+# --- missing-shared-library -----------------------------------------------------------
+
+
+def test_deleted_libquadmath_is_missing_for_numpy_gfortran(
+        torch_venv: Path, venv_factory: Callable[..., Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    venv = venv_factory()
+    site = copy_packages(torch_venv, venv, "numpy", "numpy.libs", "numpy-*.dist-info")
+    assert findings(snapshot_of(venv, monkeypatch), "missing-shared-library") == []
+    quadmath = next((site / "numpy.libs").glob("libquadmath-*"))
+    quadmath.unlink()
+    found = findings(snapshot_of(venv, monkeypatch), "missing-shared-library")
+    assert len(found) == 1, [f.message for f in found]
+    f = found[0]
+    assert evidence(f, "needed name") == [quadmath.name]
+    assert evidence(f, "needed by")[0].endswith(".so.5.0.0") and "libgfortran" in evidence(f, "needed by")[0]
+    assert str(site / "numpy.libs") in evidence(f, "tried")
+    assert any("_multiarray_umath" in r for r in evidence(f, "loaded by"))
+    # The real loader agrees.
+    done = run_py(venv, "import numpy")
+    assert done.returncode != 0 and f"{quadmath.name}: cannot open shared object file" in done.stderr
+
+
+def test_extension_module_with_missing_dependency(
+        venv_factory: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ext = gcc_shared(tmp_path / "build" / f"_fixt{EXT}", "int fixt(void) { return 1; }\n",
+                     needed=["libabsent.so.1"], rpath="$ORIGIN/../fixt.libs")
+    venv = venv_factory()
+    install_wheels(venv, build_wheel(tmp_path, "fixt", {f"fixt/_fixt{EXT}": ext}))
+    found = findings(snapshot_of(venv, monkeypatch), "missing-shared-library")
+    assert [evidence(f, "needed name") for f in found] == [["libabsent.so.1"]]
+    assert str(site_packages(venv) / "fixt.libs") in evidence(found[0], "tried")
+    assert "/usr/lib/x86_64-linux-gnu" in evidence(found[0], "tried")
+    # Shipping the library where the RPATH points resolves it.
+    helper = gcc_shared(tmp_path / "build2" / "libabsent.so.1", "int h(void) { return 2; }\n",
+                        soname="libabsent.so.1")
+    install_wheels(venv, build_wheel(tmp_path, "fixtlibs", {"fixt.libs/libabsent.so.1": helper}))
+    assert findings(snapshot_of(venv, monkeypatch), "missing-shared-library") == []
+
+
+# --- dll-version-conflict -------------------------------------------------------------
+
+
+def _shared_pair(tmp_path: Path, a_id: int, b_id: int) -> Path:
+    """Two real wheels, each bundling its own libshared.so.1 and a module that uses it."""
+    venv_wheels = tmp_path / "wheels"
+    venv_wheels.mkdir(exist_ok=True)
+    for dist, ident in (("pkga", a_id), ("pkgb", b_id)):
+        build = tmp_path / f"build-{dist}"
+        lib = gcc_shared(build / "libshared.so.1", f"int shared_id(void) {{ return {ident}; }}\n",
+                         soname="libshared.so.1")
+        mod = gcc_shared(build / f"_{dist}{EXT}", "int shared_id(void);\nint which(void) { return shared_id(); }\n",
+                         flags=[str(lib)], rpath=f"$ORIGIN/../{dist}.libs")
+        build_wheel(venv_wheels, dist, {f"{dist}/_{dist}{EXT}": mod, f"{dist}.libs/libshared.so.1": lib})
+    return venv_wheels
+
+
+def test_same_soname_different_content_in_two_wheels(
+        venv_factory: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    venv = venv_factory()
+    install_wheels(venv, *sorted(_shared_pair(tmp_path, 1, 22).glob("*.whl")))
+    found = findings(snapshot_of(venv, monkeypatch), "dll-version-conflict")
+    assert len(found) == 1
+    assert "libshared.so.1" in found[0].message and "pkga" in found[0].message and "pkgb" in found[0].message
+    assert len(evidence(found[0], "copy of pkga")) == 1 and len(evidence(found[0], "copy of pkgb")) == 1
+    # The real loader: whichever module loads first, its libshared serves the other one too.
+    site = site_packages(venv)
+    code = ("import ctypes,sys; a=ctypes.CDLL(sys.argv[1]); b=ctypes.CDLL(sys.argv[2]); "
+            "print(a.which(), b.which())")
+    a, b = site / "pkga" / f"_pkga{EXT}", site / "pkgb" / f"_pkgb{EXT}"
+    out = subprocess.run([str(venv_python(venv)), "-c", code, str(a), str(b)], capture_output=True, text=True)
+    assert out.stdout.split() == ["1", "1"]
+    out = subprocess.run([str(venv_python(venv)), "-c", code, str(b), str(a)], capture_output=True, text=True)
+    assert out.stdout.split() == ["22", "22"]
+
+
+def test_same_soname_same_content_is_no_conflict(
+        venv_factory: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    venv = venv_factory()
+    install_wheels(venv, *sorted(_shared_pair(tmp_path, 7, 7).glob("*.whl")))
+    assert findings(snapshot_of(venv, monkeypatch), "dll-version-conflict") == []
+
+
+# --- duplicate-openmp -----------------------------------------------------------------
+
+
+def test_sklearn_libgomp_and_intel_libiomp5(
+        venv_factory: Callable[..., Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    sklearn = cached_wheel("scikit_learn", "scikit-learn==1.9.1")
+    venv = venv_factory()
+    install_wheels(venv, sklearn)
+    assert findings(snapshot_of(venv, monkeypatch), "duplicate-openmp") == []  # one runtime alone
+    install_wheels(venv, cached_wheel("intel_openmp", "intel-openmp==2026.2.0"))
+    found = findings(snapshot_of(venv, monkeypatch), "duplicate-openmp")
+    assert len(found) == 1
+    labels = {e.label: e.value for e in found[0].evidence}
+    assert labels["GNU libgomp (scikit-learn)"].endswith(".so.1.0.0")
+    assert labels["Intel libiomp5 (intel-openmp)"].endswith("/lib/libiomp5.so")
+
+
+# --- wrong-architecture ---------------------------------------------------------------
+
+
+def test_i686_wheel_installed_for_a_64_bit_python(
+        venv_factory: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    venv = venv_factory()
+    site = site_packages(venv)
+    wheel = cached_wheel("MarkupSafe-3.0.2-cp311-cp311-manylinux_2_5_i686", "markupsafe==3.0.2", "--platform",
+                         "manylinux2014_i686", "--python-version", "3.11")
+    pip_install(venv_python(venv), "--no-deps", "--no-index", "--only-binary=:all:", "--platform",
+                "manylinux2014_i686", str(wheel), target=site)
+    found = findings(snapshot_of(venv, monkeypatch), "wrong-architecture")
+    assert len(found) == 1 and evidence(found[0], "built for") == ["x86 32-bit elf"]
+    # Under the name this Python imports, the real loader refuses it for the same reason.
+    module = Path(evidence(found[0], "module")[0])
+    shutil.copy(module, site / "markupsafe" / f"_speedups{EXT}")
+    done = run_py(venv, "import markupsafe._speedups")
+    assert "wrong ELF class: ELFCLASS32" in done.stderr
+
+
+# --- ld-library-path-override and path-pollution ---------------------------------------
+
+
+def test_ld_library_path_copy_of_libgomp_wins_over_torchs(
+        torch_venv: Path, venv_factory: Callable[..., Path], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    other = venv_factory()  # another environment's lib folder on LD_LIBRARY_PATH
+    folder = other / "lib" / "omp"
+    folder.mkdir(parents=True)
+    shutil.copy(SYSTEM_GOMP, folder / "libgomp.so.1")
+    snap = snapshot_of(torch_venv, monkeypatch, str(folder))
+    found = findings(snap, "ld-library-path-override")
+    torch_gomp = str(site_packages(torch_venv) / "torch" / "lib" / "libgomp.so.1")
+    assert [(evidence(f, "wins"), evidence(f, "shadowed")) for f in found] == \
+        [([str(folder / "libgomp.so.1")], [torch_gomp])]
+    assert found[0].severity is None  # the condition's own severity: a different file wins
+    pollution = findings(snap, "path-pollution")
+    assert len(pollution) == 1 and evidence(pollution[0], "really shadows") == [f"libgomp.so.1 of torch ({torch_gomp})"]
+    # The real loader maps the LD_LIBRARY_PATH copy.
+    maps = run_py(torch_venv, "import torch; print(open('/proc/self/maps').read())",
+                  LD_LIBRARY_PATH=str(folder)).stdout
+    assert str(folder / "libgomp.so.1") in maps and torch_gomp not in maps
+
+
+def test_identical_copy_is_info_and_unrelated_folder_is_quiet(
+        torch_venv: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    same = tmp_path / "same"
+    same.mkdir()
+    shutil.copy(site_packages(torch_venv) / "torch" / "lib" / "libgomp.so.1", same / "libgomp.so.1")
+    found = findings(snapshot_of(torch_venv, monkeypatch, str(same)), "ld-library-path-override")
+    assert len(found) == 1 and found[0].severity is not None and found[0].severity.label == "info"
+    unrelated = tmp_path / "unrelated"
+    unrelated.mkdir()
+    shutil.copy("/usr/lib/x86_64-linux-gnu/libz.so.1", unrelated / "libz.so.1")  # wins over the cache only
+    snap = snapshot_of(torch_venv, monkeypatch, f"{unrelated}:{tmp_path / 'absent'}")
+    assert findings(snap, "ld-library-path-override") == []
+    assert findings(snap, "missing-shared-library") == []

@@ -1,0 +1,109 @@
+"""Fixtures that build real things: virtual environments, pyenv interpreters, the torch venv.
+
+Everything heavy is created once per session under ``.cache/`` at the repository root
+(gitignored) and reused by later runs, so CI pays for the torch wheel once.
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Sequence
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CACHE = ROOT / ".cache"
+TORCH_REQ = ("torch==2.13.0", "numpy", "scipy")
+PYTHONS = ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")
+
+
+def find_python(version: str) -> str:
+    """A real interpreter of ``version`` (pyenv's, else one on PATH); fail loudly if none."""
+    root = os.environ.get("PYENV_ROOT", os.path.expanduser("~/.pyenv"))
+    hits = sorted(glob.glob(os.path.join(root, "versions", f"{version}.*", "bin", f"python{version}")))
+    if hits:
+        return hits[-1]
+    found = shutil.which(f"python{version}")
+    if found:
+        return found
+    pytest.fail(f"no Python {version} on this machine (expected pyenv under {root})")
+
+
+def venv_python(venv: Path) -> Path:
+    return venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def site_packages(venv: Path) -> Path:
+    out = subprocess.run([str(venv_python(venv)), "-c", "import sysconfig;print(sysconfig.get_paths()['purelib'])"],
+                         capture_output=True, text=True, check=True)
+    return Path(out.stdout.strip())
+
+
+def pip_install(python: Path, *args: str, target: Optional[Path] = None) -> None:
+    """Install with the test runner's pip into another interpreter (venvs stay pip-less)."""
+    cmd = [sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
+           "--disable-pip-version-check", "--no-input"]
+    if target is not None:
+        cmd += ["--target", str(target)]
+    subprocess.run([*cmd, *args], check=True, stdout=subprocess.DEVNULL)
+
+
+def make_venv(path: Path, python: Optional[str] = None, packages: Sequence[str] = ()) -> Path:
+    subprocess.run([python or find_python("3.11"), "-m", "venv", "--without-pip", str(path)], check=True)
+    if packages:
+        pip_install(venv_python(path), *packages)
+    return path
+
+
+@pytest.fixture(scope="session")
+def torch_venv() -> Path:
+    """A real venv with the torch 2.13.0 CPU wheel, numpy and scipy (built once, cached)."""
+    key = hashlib.sha256(" ".join(TORCH_REQ).encode()).hexdigest()[:10]
+    venv = CACHE / "venvs" / f"torch-{key}"
+    done = venv / ".complete"
+    if not done.exists():
+        if venv.exists():
+            shutil.rmtree(venv)
+        venv.parent.mkdir(parents=True, exist_ok=True)
+        make_venv(venv, packages=TORCH_REQ)
+        done.write_text("ok\n")
+    return venv
+
+
+@pytest.fixture
+def venv_factory(tmp_path: Path) -> Callable[..., Path]:
+    counter = iter(range(1000))
+
+    def make(packages: Sequence[str] = (), python: Optional[str] = None) -> Path:
+        return make_venv(tmp_path / f"venv{next(counter)}", python, packages)
+
+    return make
+
+
+def run_dldoctor(*args: str, cwd: Optional[Path] = None, env: Optional[Dict[str, str]] = None,
+                 input: Optional[str] = None) -> subprocess.CompletedProcess:  # type: ignore[type-arg]
+    """Run the real CLI in a subprocess, as a user would."""
+    full_env = dict(os.environ)
+    if env:
+        full_env.update(env)
+    full_env.pop("NO_COLOR", None)
+    return subprocess.run([sys.executable, "-m", "dldoctor", *args], capture_output=True, text=True,
+                          cwd=cwd, env=full_env, input=input, timeout=600)
+
+
+def check_json(*args: str, **kw: object) -> Dict[str, object]:
+    done = run_dldoctor("check", "--format", "json", *args, **kw)  # type: ignore[arg-type]
+    assert done.returncode in (0, 1), done.stderr
+    return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+
+def slugs(report: Dict[str, object], severity: Optional[str] = None) -> List[str]:
+    return [f["slug"] for f in report["findings"]  # type: ignore[index,union-attr]
+            if severity is None or f["severity"] == severity]

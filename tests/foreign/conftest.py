@@ -1,0 +1,49 @@
+"""Real win_amd64 wheels, downloaded at test time into .cache/ (pinned: results are stated)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Dict
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CACHE = ROOT / ".cache" / "foreign-wheels"
+PINS = {
+    "numpy": "numpy==2.4.6",
+    "scipy": "scipy==1.17.1",
+    "onnxruntime": "onnxruntime==1.31.1",
+    "opencv": "opencv-python==5.0.0.93",
+    "pyarrow": "pyarrow==17.0.0",
+    "intel-openmp": "intel-openmp==2026.2.0",
+    "torch": "torch==2.15.0",
+    "paddle": "paddlepaddle==3.3.1",
+}
+
+
+def fetch(spec: str, platform: str = "win_amd64") -> Path:
+    """One wheel for CPython 3.11 on ``platform``; a failed download fails the test."""
+    name, version = spec.split("==")
+    stem = f"{name.replace('-', '_')}-{version}-"
+    folder = CACHE / platform
+    hits = sorted(p for p in folder.glob("*.whl") if p.name.lower().startswith(stem.lower()))
+    if not hits:
+        folder.mkdir(parents=True, exist_ok=True)
+        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--platform",
+                        platform, "--python-version", "3.11", "-q", "-d", str(folder), spec], check=True)
+        hits = sorted(p for p in folder.glob("*.whl") if p.name.lower().startswith(stem.lower()))
+    assert hits, f"pip downloaded no wheel for {spec}"
+    return hits[0]
+
+
+@pytest.fixture(scope="session")
+def wheels() -> Dict[str, Path]:
+    return {key: fetch(spec) for key, spec in PINS.items()}
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """dldoctor's own cache (headers, downloads) goes to a temp folder, never ~/.cache."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "xdg-cache"))

@@ -1,0 +1,138 @@
+"""`dldoctor wheels` on real win_amd64 wheels: the conflicts they really have."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import Any, Dict, List
+
+import jsonschema
+import pytest
+
+from dldoctor.binary import read_binary
+from dldoctor.foreign.extract import read_member
+from dldoctor.foreign.imports import analyse
+from dldoctor.foreign.install import install
+
+from .conftest import fetch
+
+SCHEMA = Path(__file__).resolve().parents[2] / "src" / "dldoctor" / "render" / "report.schema.json"
+pytestmark = pytest.mark.slow
+
+
+def wheels_json(*args: str) -> Dict[str, Any]:
+    done = subprocess.run([sys.executable, "-m", "dldoctor", "wheels", "--format", "json", *args],
+                          capture_output=True, text=True, timeout=600, env=dict(os.environ), check=False)
+    assert done.returncode in (0, 1), done.stderr
+    report: Dict[str, Any] = json.loads(done.stdout)
+    jsonschema.validate(report, json.loads(SCHEMA.read_text(encoding="utf-8")))
+    report["exit"] = done.returncode
+    return report
+
+
+def found(report: Dict[str, Any], slug: str) -> List[str]:
+    return [f["message"] for f in report["findings"] if f["slug"] == slug]
+
+
+def test_sparse_header_read_agrees_with_whole_file(wheels: Dict[str, Path]) -> None:
+    checked = 0
+    for key in ("numpy", "scipy", "onnxruntime", "opencv", "pyarrow", "intel-openmp"):
+        with zipfile.ZipFile(wheels[key]) as zf, tempfile.TemporaryDirectory() as tmp:
+            for info in zf.infolist():
+                if not info.filename.lower().endswith((".dll", ".pyd")):
+                    continue
+                sparse = read_member(zf, info, os.path.join(tmp, "sparse")).to_dict()
+                whole = Path(tmp, "whole")
+                whole.write_bytes(zf.read(info))
+                expected = read_binary(str(whole)).to_dict()
+                sparse["path"] = expected["path"] = ""
+                assert sparse == expected, info.filename
+                checked += 1
+    assert checked > 100
+
+
+def test_torch_and_paddle_bring_different_libiomp5md(wheels: Dict[str, Path]) -> None:
+    vi = install([str(wheels["torch"]), str(wheels["paddle"])], vc_redist="14.44")
+    (conflict,) = [c for c in analyse(vi).conflicts if c.name == "libiomp5md.dll"]
+    versions = {d: f.version for d, f in conflict.copies.items()}
+    assert versions == {"torch": "5.0.2026.828", "paddlepaddle": "5.0.2019.109"}
+    assert conflict.winners[("paddlepaddle", "torch")].endswith("paddle\\libs\\libiomp5md.dll")
+    assert conflict.winners[("torch", "paddlepaddle")].endswith("torch\\lib\\libiomp5md.dll")
+
+
+def test_intel_openmp_and_torch_ship_the_same_bytes_no_conflict(wheels: Dict[str, Path]) -> None:
+    vi = install([str(wheels["torch"]), str(wheels["intel-openmp"])], vc_redist="14.44")
+    assert [c.name for c in analyse(vi).conflicts] == []
+
+
+def test_pyarrow_before_torch_breaks_torch(wheels: Dict[str, Path]) -> None:
+    report = wheels_json(str(wheels["pyarrow"]), str(wheels["torch"]), "--vc-redist", "14.44")
+    assert report["exit"] == 1
+    assert found(report, "import-order-conflict") == [
+        "importing pyarrow before torch gives torch msvcp140.dll 14.28.29334.0 (< 14.40): built with MSVC 14.42: "
+        "std::mutex's constexpr constructor needs msvcp140.dll >= 14.40; an older copy faults in c10.dll's "
+        "initialisation (WinError 1114)"
+    ]
+    assert any(m.startswith("msvcp140.dll: 2 different copies") for m in found(report, "dll-version-conflict"))
+    assert found(report, "missing-vc-runtime") == []
+
+
+def test_stock_windows_lacks_the_vc_runtime_torch_imports(wheels: Dict[str, Path]) -> None:
+    report = wheels_json(str(wheels["torch"]))
+    (msg,) = found(report, "missing-vc-runtime")
+    assert "msvcp140.dll" in msg and "vcruntime140_threads.dll" in msg and "vcruntime140.dll," not in msg
+    old = wheels_json(str(wheels["torch"]), "--vc-redist", "14.36")
+    assert found(old, "missing-vc-runtime") == [
+        "msvcp140.dll 14.36 in System32 is older than 14.40, which torch 2.15.0 needs"]
+
+
+def test_numeric_stack_is_clean(wheels: Dict[str, Path]) -> None:
+    """delvewheel mangles the names it bundles (msvcp140-<hash>.dll): no shared name, nothing missing."""
+    keys = ("numpy", "scipy", "onnxruntime", "opencv")
+    report = wheels_json(*(str(wheels[k]) for k in keys), "--vc-redist", "14.44")
+    assert report["exit"] == 0
+    for slug in ("dll-version-conflict", "missing-shared-library", "wrong-architecture", "missing-vc-runtime"):
+        assert found(report, slug) == [], slug
+
+
+def test_paddle_and_torch_share_a_process_with_two_openmp_runtimes(wheels: Dict[str, Path]) -> None:
+    report = wheels_json(str(wheels["torch"]), str(wheels["paddle"]), "--vc-redist", "14.44")
+    assert found(report, "duplicate-openmp") == [
+        "2 OpenMP runtimes in one process after importing every wheel: libiomp5md.dll, vcomp140.dll"]
+
+
+def test_32bit_wheel_is_the_wrong_architecture() -> None:
+    report = wheels_json(str(fetch("numpy==2.4.6", platform="win32")), "--vc-redist", "14.44")
+    wrong = found(report, "wrong-architecture")
+    assert wrong and all("i386" in m or "not an x64" in m for m in wrong)
+
+
+def test_requirements_are_downloaded_for_the_platform(tmp_path: Path) -> None:
+    req = tmp_path / "requirements.txt"
+    req.write_text("numpy==2.4.6\n", encoding="utf-8")
+    report = wheels_json("-r", str(req), "--platform", "win_amd64", "--vc-redist", "14.44")
+    assert report["exit"] == 0
+    assert any(f["value"] == "numpy 2.4.6" for f in report.get("facts", [])) or "numpy 2.4.6" in json.dumps(report)
+
+
+def test_bad_input_is_one_line_exit_2(tmp_path: Path) -> None:
+    bad = tmp_path / "broken-1.0-py3-none-win_amd64.whl"
+    bad.write_bytes(b"not a zip")
+    done = subprocess.run([sys.executable, "-m", "dldoctor", "wheels", str(bad)], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_check_judges_a_windows_snapshot_from_linux() -> None:
+    snap = Path(__file__).resolve().parents[1] / "data" / "snapshots" / "win-seed000-laptop.json"
+    done = subprocess.run([sys.executable, "-m", "dldoctor", "check", "--snapshot", str(snap), "--format", "json"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 1
+    slugs = {f["slug"] for f in json.loads(done.stdout)["findings"]}
+    assert {"missing-vc-runtime", "hybrid-graphics", "pagefile-too-small", "gpu-driver-timeout",
+            "cuda-toolkit-mismatch"} <= slugs

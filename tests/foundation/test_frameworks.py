@@ -1,0 +1,121 @@
+"""Framework-build checks on the real torch venv; the NVIDIA driver is the one faked fact
+(it cannot exist here), injected through the Gpu value the collector's seam produces."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from dldoctor.checks import run_checks
+from dldoctor.checks.frameworks import _check_known_bad, known_bad_releases
+from dldoctor.snapshot import gpu as gpu_mod
+from dldoctor.snapshot.collect import collect_snapshot
+from dldoctor.snapshot.model import Gpu, GpuDevice, Snapshot
+
+from ..conftest import venv_python
+
+# The shapes nvidia-smi prints (header of plain `nvidia-smi`; `--query-gpu=... --format=csv`),
+# with an H100 and driver 550.54.15; real captured outputs from public issues are exercised
+# by tests/probe against the same parser.
+SMI_HEADER = (
+    "| NVIDIA-SMI 550.54.15              Driver Version: 550.54.15      CUDA Version: 12.4     |\n"
+)
+SMI_CSV = (
+    "index, name, driver_version, memory.total [MiB], compute_cap\n"
+    "0, NVIDIA H100 80GB HBM3, 550.54.15, 81559 MiB, 9.0\n"
+)
+PROC = "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 22:23:56 UTC 2024\n"
+
+
+class FakeDriver:
+    """The one faked fact: a driver (it cannot exist here), behind probe.gpu's GpuSource seam."""
+
+    def nvml(self) -> None:
+        return None
+
+    def nvidia_smi(self, args):  # type: ignore[no-untyped-def]
+        return (0, SMI_CSV if args else SMI_HEADER)
+
+
+class NoDriver:
+    def nvml(self) -> None:
+        return None
+
+    def nvidia_smi(self, args):  # type: ignore[no-untyped-def]
+        return None
+
+
+@pytest.fixture(scope="module")
+def torch_snap(torch_venv: Path) -> Snapshot:
+    return collect_snapshot(str(venv_python(torch_venv)))
+
+
+def slugs_of(snap: Snapshot) -> set:  # type: ignore[type-arg]
+    return {f.condition.slug for r in run_checks(snap) for f in r.findings}
+
+
+def test_real_torch_cpu_build_is_read_from_version_py(torch_snap: Snapshot) -> None:
+    torch = torch_snap.framework("torch")
+    assert torch is not None and torch.version.startswith("2.13.0")
+    assert torch.values.get("cuda") is None and torch.file and torch.file.endswith("version.py")
+
+
+def test_cpu_build_without_driver_is_quiet(torch_snap: Snapshot) -> None:
+    assert not torch_snap.host.gpu.driver_present  # this machine, and CI, have no driver
+    assert not slugs_of(torch_snap) & {"cpu-only-build", "gpu-build-without-gpu"}
+
+
+def test_cpu_build_with_a_driver_is_cpu_only_build(torch_snap: Snapshot) -> None:
+    gpu = gpu_mod.collect_gpu("linux", source=FakeDriver())
+    assert gpu.driver_present and gpu.driver_version == "550.54.15" and gpu.cuda_driver_version == "12.4"
+    snap = dataclasses.replace(torch_snap, host=dataclasses.replace(torch_snap.host, gpu=gpu))
+    found = [f for r in run_checks(snap, select=["cpu-only-build"]) for f in r.findings]
+    assert len(found) == 1 and "NVIDIA H100 80GB HBM3" in found[0].message
+
+
+def test_cuda_build_without_driver(torch_snap: Snapshot) -> None:
+    torch = torch_snap.framework("torch")
+    assert torch is not None
+    cuda_torch = dataclasses.replace(torch, values={**torch.values, "cuda": "12.8"})
+    snap = dataclasses.replace(torch_snap, frameworks=(cuda_torch,))
+    found = [f for r in run_checks(snap, select=["gpu-build-without-gpu"]) for f in r.findings]
+    assert len(found) == 1 and "CUDA 12.8 build" in found[0].message
+
+
+def test_driver_found_from_proc_when_tools_are_missing(tmp_path: Path) -> None:
+    assert gpu_mod.parse_proc_version(PROC) == "550.54.15"
+    assert gpu_mod.collect_gpu("linux", source=NoDriver(), root=str(tmp_path)).driver_present is False
+    proc = tmp_path / "proc" / "driver" / "nvidia"
+    proc.mkdir(parents=True)
+    (proc / "version").write_text(PROC)
+    g = gpu_mod.collect_gpu("linux", source=NoDriver(), root=str(tmp_path))
+    assert g == Gpu(driver_present=True, driver_version="550.54.15", source="/proc/driver/nvidia/version")
+
+
+def test_device_facts_reach_the_snapshot() -> None:
+    g = gpu_mod.collect_gpu("linux", source=FakeDriver())
+    assert g.devices == (GpuDevice("NVIDIA H100 80GB HBM3", 81559, "9.0"),)
+
+
+def test_known_bad_release_matches_the_installed_torch(torch_snap: Snapshot) -> None:
+    assert "known-bad-release" not in slugs_of(torch_snap)  # 2.13.0 on Linux is not listed
+    entry = {"dist": "torch", "specifier": "==2.13.0", "platforms": ["linux"], "symptom": "test symptom",
+             "good": "2.12.0", "source": "https://example.invalid/1"}
+    found = list(_check_known_bad(torch_snap, (entry,)))
+    assert len(found) == 1 and found[0].fix == "python -m pip install torch==2.12.0"
+    found = list(_check_known_bad(torch_snap, ({**entry, "platforms": ["windows"]},)))
+    assert found == []
+
+
+def test_shipped_data_flags_torch_290_on_windows_only(torch_snap: Snapshot) -> None:
+    torch = next(d for d in torch_snap.distributions if d.name == "torch")
+    dists = tuple(dataclasses.replace(d, version="2.9.0+cpu") if d is torch else d
+                  for d in torch_snap.distributions)
+    win = dataclasses.replace(torch_snap, distributions=dists,
+                              host=dataclasses.replace(torch_snap.host, os="windows"))
+    found = list(_check_known_bad(win, known_bad_releases()))
+    assert len(found) == 1 and "WinError 1114" in found[0].message and found[0].fix.endswith("torch==2.8.0")
+    lin = dataclasses.replace(win, host=torch_snap.host)
+    assert list(_check_known_bad(lin, known_bad_releases())) == []
