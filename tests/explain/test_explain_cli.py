@@ -64,9 +64,7 @@ def test_no_known_condition_exits_1(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 
 @pytest.mark.parametrize("kind", ["missing", "directory"])
-def test_unreadable_input_exits_2_with_one_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
-) -> None:
+def test_unreadable_input_exits_2_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str) -> None:
     target = tmp_path / "nope.log" if kind == "missing" else tmp_path
     code, out, err = _run(capsys, str(target), "--no-env")
     assert code == 2 and out == ""
@@ -79,9 +77,7 @@ def test_bad_snapshot_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert code == 2 and "snapshot" in err
 
 
-def test_stdin_and_crlf(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_stdin_and_crlf(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     data = b"RuntimeError: Distributed package doesn't have NCCL built in\r\n"
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
     code, out, _ = _run(capsys, "-", "--no-env")
@@ -105,13 +101,14 @@ def test_secrets_and_home_never_echoed(
         assert "~/venv/lib/libcudnn.so.9" in out
 
 
-def test_snapshot_file_weighs_candidates(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_snapshot_file_weighs_candidates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     snap = {
+        "schema_version": 1,
         "host": {"os": "windows", "gpu": {"driver_present": True}},
         "interpreter": {"bits": 64},
-        "frameworks": [{"name": "torch", "version": "2.9.0+cpu", "cuda": None}],
+        "frameworks": [
+            {"name": "torch", "dist": "torch", "version": "2.9.0+cpu", "values": {"cuda": None}}
+        ],
     }
     text = (
         "OSError: [WinError 1114] A dynamic link library (DLL) initialization routine failed. "
@@ -131,9 +128,16 @@ def test_snapshot_file_weighs_candidates(
     assert doc["diagnoses"][0]["evidence"][0]["label"] == "torch_version"
 
 
-def test_default_run_uses_machine_facts_or_says_why_not(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_default_run_uses_machine_facts_or_says_why_not(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, _write(tmp_path, TRACEBACK))
     assert code == 0
-    assert "machine facts: this machine" in out or "note: machine facts unavailable" in out
+    # a Windows traceback explained on another OS: this machine's facts are set aside
+    assert "machine facts: " in out
+    assert "machine facts: this machine" in out or "text from another OS" in out
+
+
+def test_default_run_weighs_with_this_machine(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = "RuntimeError: Distributed package doesn't have NCCL built in\n"
+    code, out, _ = _run(capsys, _write(tmp_path, text), "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and doc["machine"] == "this machine"

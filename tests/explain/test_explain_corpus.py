@@ -56,8 +56,7 @@ def test_confirmed_cause_is_in_top3(case: Case) -> None:
         ('source = "https://x"\nplatform = "linux"\ncause = "nope"\ntext = "t"', "unknown cause"),
         ('source = "https://x"\nplatform = "linux"\ncause = "corrupt-install"\ntext = ""', "text"),
         (
-            'source = "https://x"\nplatform = "linux"\ncause = "corrupt-install"\n'
-            'text = "t"\nx = 1',
+            'source = "https://x"\nplatform = "linux"\ncause = "corrupt-install"\ntext = "t"\nx = 1',
             "unknown",
         ),
         ("source = ", "Invalid"),

@@ -23,12 +23,7 @@ SEED_001 = (
 
 
 def _subjects(text: str) -> Dict[str, str]:
-    return {
-        k: v
-        for hits in find_hits(text, load_signatures()).values()
-        for h in hits
-        for k, v in h.subject
-    }
+    return {k: v for hits in find_hits(text, load_signatures()).values() for h in hits for k, v in h.subject}
 
 
 @pytest.mark.parametrize("line", [SEED_000, SEED_001])
@@ -85,8 +80,7 @@ def test_each_candidate_has_a_distinguish_line_in_text_output() -> None:
             "11040",
         ),
         (
-            "OMP: Error #15: Initializing libiomp5md.dll, but found libiomp5.dll already "
-            "initialized.",
+            "OMP: Error #15: Initializing libiomp5md.dll, but found libiomp5.dll already initialized.",
             "other",
             "libiomp5.dll",
         ),

@@ -55,9 +55,7 @@ def _minimal() -> Dict[str, Any]:
             {"id": "b", "anchor": "", "pattern": "z", "causes": {s: 0.1 for s in SLUGS}},
         ],
         "distinguish": {s: "how" for s in SLUGS},
-        "evidence": [
-            {"slug": SLUGS[0], "fact": "os", "is": ["linux"], "factor": 0.5, "reason": "r"}
-        ],
+        "evidence": [{"slug": SLUGS[0], "fact": "os", "is": ["linux"], "factor": 0.5, "reason": "r"}],
     }
 
 

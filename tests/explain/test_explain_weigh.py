@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any, Dict, Tuple
 
 import pytest
@@ -13,6 +12,7 @@ from dldoctor.explain.match import Candidate, match_text
 from dldoctor.explain.signatures import load_signatures
 from dldoctor.explain.weigh import weigh, weigh_facts
 from dldoctor.model import CheckResult, Evidence, Finding
+from dldoctor.snapshot.model import Snapshot
 
 WINERROR_1114 = (
     "OSError: [WinError 1114] A dynamic link library (DLL) initialization routine failed. "
@@ -26,12 +26,17 @@ def _snapshot(
     cuda: Any = None,
     driver: Any = False,
     bits: int = 64,
-) -> Dict[str, Any]:
-    """The dict form of a Snapshot (Snapshot.to_dict()), reduced to what explain reads."""
+) -> Snapshot:
+    """A real Snapshot, reduced to what explain reads (the rest keeps its defaults)."""
+    return Snapshot.from_dict(_raw(os, torch, cuda, driver, bits))
+
+
+def _raw(os: str, torch: str, cuda: Any, driver: Any, bits: int) -> Dict[str, Any]:
     return {
+        "schema_version": 1,
         "host": {"os": os, "machine": "AMD64", "gpu": {"driver_present": driver}},
         "interpreter": {"bits": bits, "version": "3.11.9"},
-        "frameworks": [{"name": "torch", "version": torch, "cuda": cuda}],
+        "frameworks": [{"name": "torch", "dist": "torch", "version": torch, "values": {"cuda": cuda}}],
     }
 
 
@@ -89,9 +94,7 @@ def test_a_finding_of_the_same_condition_confirms_it_and_is_shown() -> None:
 def test_a_check_that_ran_and_found_nothing_lowers_the_candidate() -> None:
     base = _conf(_ranked(_snapshot()), "path-pollution")
     passed = _conf(_ranked(_snapshot(), (_result("path-pollution", False),)), "path-pollution")
-    skipped = _conf(
-        _ranked(_snapshot(), (_result("path-pollution", False, "n/a"),)), "path-pollution"
-    )
+    skipped = _conf(_ranked(_snapshot(), (_result("path-pollution", False, "n/a"),)), "path-pollution")
     assert passed < base and skipped == base
 
 
@@ -105,15 +108,11 @@ def test_cpu_build_and_gpu_facts() -> None:
 
 
 def test_snapshot_object_and_dict_give_the_same_facts() -> None:
-    raw = _snapshot(torch="2.9.0", cuda="12.6", driver=True, bits=32)
-    obj = SimpleNamespace(
-        host=SimpleNamespace(os="windows", gpu=SimpleNamespace(driver_present=True)),
-        interpreter=SimpleNamespace(bits=32),
-        frameworks=[SimpleNamespace(name="torch", version="2.9.0", cuda="12.6")],
-    )
+    raw = _raw("windows", "2.9.0", "12.6", True, 32)
     expected = Facts("windows", "2.9.0", "12.6", "true", "32")
     assert facts_from_snapshot(raw) == expected
-    assert facts_from_snapshot(obj) == expected
+    assert facts_from_snapshot(Snapshot.from_dict(raw)) == expected
+    assert facts_from_snapshot(_snapshot(cuda=None)).torch_cuda == "none"
 
 
 @pytest.mark.parametrize(
@@ -137,8 +136,7 @@ def test_odd_snapshots_give_unknown_facts_never_errors(junk: Any) -> None:
 def test_confidence_stays_a_probability() -> None:
     sigs = load_signatures()
     cands = match_text(
-        "OMP: Error #15: Initializing libiomp5md.dll, but found libiomp5md.dll "
-        "already initialized.",
+        "OMP: Error #15: Initializing libiomp5md.dll, but found libiomp5md.dll already initialized.",
         sigs,
     )
     results = tuple(_result("duplicate-openmp", True) for _ in range(5))

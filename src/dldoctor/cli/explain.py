@@ -15,7 +15,10 @@ from typing import Any, List, Optional, Sequence, Tuple
 from dldoctor.errors import DldoctorError
 from dldoctor.explain import diagnose_text, facts_from_snapshot, load_signatures
 from dldoctor.explain.report import render_json, render_text
+from dldoctor.checks import run_checks
 from dldoctor.model import CheckResult
+from dldoctor.snapshot.collect import collect_snapshot
+from dldoctor.snapshot.model import Snapshot
 
 NAME = "explain"
 HELP = "name the likely cause of a pasted error message (traceback, pip/conda or CI log)"
@@ -65,22 +68,12 @@ def _snapshot_from_file(name: str) -> Any:
     if not isinstance(raw, dict):
         raise DldoctorError(f"cannot read snapshot {name}: not a JSON object")
     try:
-        from dldoctor.snapshot.model import Snapshot  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return raw  # facts_from_snapshot reads the dict form too
-    try:
         return Snapshot.from_dict(raw)
-    except Exception:  # a partial snapshot still has facts worth reading
+    except Exception:  # a partial or older snapshot still has facts worth reading
         return raw
 
 
 def _collect_here() -> Tuple[Any, List[str]]:
-    try:
-        from dldoctor.snapshot.collect import (  # type: ignore[import-not-found,unused-ignore]
-            collect_snapshot,
-        )
-    except ImportError:
-        return None, ["machine facts unavailable (snapshot collector not installed)"]
     try:
         return collect_snapshot(), []
     except Exception as exc:  # the doctor never dies: explain from the text alone
@@ -88,11 +81,7 @@ def _collect_here() -> Tuple[Any, List[str]]:
 
 
 def _checks(snapshot: Any) -> Tuple[Sequence[CheckResult], List[str]]:
-    if snapshot is None or isinstance(snapshot, dict):
-        return (), []
-    try:
-        from dldoctor.checks import run_checks  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
+    if not isinstance(snapshot, Snapshot):
         return (), []
     try:
         return tuple(run_checks(snapshot)), []

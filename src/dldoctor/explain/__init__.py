@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Optional, Sequence, Tuple
 
 from dldoctor.explain.match import Candidate, Hit, match_text
-from dldoctor.explain.report import ExplainReport, infer_platform, to_diagnoses
+from dldoctor.explain.report import ExplainReport, infer_platform, text_platform, to_diagnoses
 from dldoctor.explain.signatures import SignatureSet, load_signatures
 from dldoctor.explain.weigh import Facts, facts_from_mapping, facts_from_snapshot, weigh_facts
 from dldoctor.model import CheckResult, Diagnosis
@@ -38,6 +38,12 @@ def diagnose_text(
     """Match, weigh and package one text; the value both renderers and the API use."""
     sigs = sigs or load_signatures()
     facts = facts or Facts()
+    notes = list(notes)
+    origin = text_platform(text)
+    if facts.os and origin and origin != facts.os:
+        # a log pasted from another machine: this machine's facts say nothing about it
+        notes.append(f"the text comes from {origin}, not this {facts.os} machine: machine facts not used")
+        facts, results, machine = Facts(), (), "not used (text from another OS)"
     cands: Tuple[Candidate, ...] = match_text(text, sigs)
     if facts.known or results:
         cands = weigh_facts(cands, facts, results, sigs)
@@ -45,8 +51,6 @@ def diagnose_text(
     return ExplainReport(cands, infer_platform(text, facts), lines, machine, tuple(notes))
 
 
-def explain(
-    text: str, snapshot: Any = None, results: Sequence[CheckResult] = ()
-) -> Tuple[Diagnosis, ...]:
+def explain(text: str, snapshot: Any = None, results: Sequence[CheckResult] = ()) -> Tuple[Diagnosis, ...]:
     """Library entry point: likely causes of ``text``, best first, as Diagnosis values."""
     return to_diagnoses(diagnose_text(text, facts_from_snapshot(snapshot), results))

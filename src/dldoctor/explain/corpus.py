@@ -106,9 +106,7 @@ class Outcome:
         return self.rank is not None and self.rank <= 3
 
 
-def evaluate(
-    cases: Sequence[Case], use_facts: bool = True, sigs: Optional[SignatureSet] = None
-) -> Tuple[Outcome, ...]:
+def evaluate(cases: Sequence[Case], use_facts: bool = True, sigs: Optional[SignatureSet] = None) -> Tuple[Outcome, ...]:
     """Run explain on every case; with ``use_facts`` as if on the reporter's machine."""
     out: List[Outcome] = []
     for case in cases:

@@ -98,9 +98,7 @@ def find_hits(text: str, sigs: SignatureSet) -> Dict[str, List[Hit]]:
         if hits:
             found[sig.id] = hits
     by_id = {s.id: s for s in sigs.signatures}
-    return {
-        sid: hits for sid, hits in found.items() if not any(u in found for u in by_id[sid].unless)
-    }
+    return {sid: hits for sid, hits in found.items() if not any(u in found for u in by_id[sid].unless)}
 
 
 def match_text(text: str, sigs: SignatureSet) -> Tuple[Candidate, ...]:

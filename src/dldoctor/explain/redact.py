@@ -9,8 +9,9 @@ C:\\Users\\NAME shapes of other machines) become ``~``.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import List, Optional, Pattern, Tuple
+
+from dldoctor.redact import redact_home
 
 REDACTED = "<redacted>"
 
@@ -34,24 +35,13 @@ _SECRETS: List[Tuple[Pattern[str], str]] = [
     (re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"), REDACTED),
 ]
 
-_HOMES = re.compile(
-    r"(?i)(?:/home/[^/\s\"']+|/Users/[^/\s\"']+|\b[a-z]:[\\/]+Users[\\/]+[^\\/\s\"']+)"
-)
-
-
-def _this_home() -> Optional[str]:
-    try:
-        home = str(Path.home())
-    except (RuntimeError, KeyError):  # no HOME and no passwd entry
-        return None
-    return home if home not in ("~", "/", "") else None
+_HOMES = re.compile(r"(?i)(?:/home/[^/\s\"']+|/Users/[^/\s\"']+|\b[a-z]:[\\/]+Users[\\/]+[^\\/\s\"']+)")
 
 
 def redact(text: str, home: Optional[str] = None) -> str:
-    """Secrets out, home folders as ``~``. ``home`` defaults to this machine's."""
+    """Secrets out, home folders as ``~`` (this machine's, ``home``, and any
+    /home/NAME, /Users/NAME or C:\\Users\\NAME of the machine the log came from)."""
     for pattern, repl in _SECRETS:
         text = pattern.sub(repl, text)
-    home = home if home is not None else _this_home()
-    if home:
-        text = text.replace(home, "~")
+    text = redact_home(text, (home,) if home else ())
     return _HOMES.sub("~", text)

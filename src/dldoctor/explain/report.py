@@ -20,16 +20,35 @@ from dldoctor.model import Diagnosis, Evidence
 SCHEMA_VERSION = 1
 MIN_SHOWN = 0.05  # candidates below this are noise, not diagnoses
 
-_WINDOWS = re.compile(r"\[WinError \d+\]|[A-Za-z]:\\|\\site-packages\\|\.dll\b|\.pyd\b")
-_MACOS = re.compile(r"\.dylib\b|/Users/|/Library/Frameworks/")
-_LINUX = re.compile(r"\.so(?:\.\d+)*\b|/home/|/usr/(?:local/)?lib|/opt/conda")
+_STRONG = (
+    ("windows", re.compile(r"\[WinError \d+\]|\bDLL load failed|\.dll\b|\.pyd\b")),
+    ("macos", re.compile(r"\.dylib\b|\bdyld\b|-darwin\.so\b")),
+    ("linux", re.compile(r"\.so(?:\.\d+)*:|-linux-gnu\.so\b|\bGLIBC(?:XX)?_\d")),
+)
+_WEAK = (
+    ("windows", re.compile(r"[A-Za-z]:\\|\\site-packages\\")),
+    ("macos", re.compile(r"/Users/|/Library/Frameworks/")),
+    ("linux", re.compile(r"/home/|/usr/(?:local/)?lib|/opt/conda")),
+)
+
+
+def text_platform(text: str) -> Optional[str]:
+    """The OS the text unmistakably comes from (a WinError, a .dylib, an ELF .so), if any."""
+    for name, pattern in _STRONG:
+        if pattern.search(text):
+            return name
+    return None
 
 
 def infer_platform(text: str, facts: Facts) -> str:
-    """The platform whose fix to show: the machine's when known, else what the text shows."""
+    """The platform whose fix to show: the text's when it is unmistakable, else the
+    machine's, else what the text's paths suggest."""
+    strong = text_platform(text)
+    if strong:
+        return strong
     if facts.os in ("windows", "linux", "macos"):
         return facts.os
-    for name, pattern in (("windows", _WINDOWS), ("macos", _MACOS), ("linux", _LINUX)):
+    for name, pattern in _WEAK:
         if pattern.search(text):
             return name
     return "any"
@@ -98,10 +117,7 @@ def render_json(report: ExplainReport, sigs: SignatureSet) -> Dict[str, Any]:
                 "title": cond.title,
                 "confidence": cand.confidence,
                 "message": _message(cand),
-                "matched": [
-                    {"line": h.line, "text": redact(h.text), "signature": h.signature}
-                    for h in cand.hits
-                ],
+                "matched": [{"line": h.line, "text": redact(h.text), "signature": h.signature} for h in cand.hits],
                 "subject": _subject(cand),
                 "evidence": [{"label": k, "value": redact(v)} for k, v in cand.evidence],
                 "explanation": cond.summary,

@@ -136,9 +136,7 @@ def _parse_evidence(raw: Any, slugs: Sequence[str]) -> EvidenceRule:
     reason = raw.get("reason")
     if not isinstance(reason, str) or not reason:
         raise _fail(where, "reason must be a non-empty string")
-    return EvidenceRule(
-        raw["slug"], raw["fact"], tuple(values), "is_not" in raw, float(factor), reason
-    )
+    return EvidenceRule(raw["slug"], raw["fact"], tuple(values), "is_not" in raw, float(factor), reason)
 
 
 def parse_signatures(data: Mapping[str, Any], slugs: Sequence[str]) -> SignatureSet:

@@ -61,6 +61,19 @@ def facts_from_mapping(raw: Mapping[str, Any]) -> Facts:
     return Facts(**{f.name: _text(raw.get(f.name)) for f in fields(Facts)})
 
 
+def _torch_cuda(fw: Any) -> Optional[str]:
+    """torch/version.py's ``cuda``: a version, or "none" when it is known to be None (a CPU
+    build); None when the snapshot does not say."""
+    values = _get(fw, "values")
+    if isinstance(values, Mapping) and "cuda" in values:
+        cuda = values["cuda"]
+    elif isinstance(fw, Mapping) and "cuda" in fw:
+        cuda = fw["cuda"]
+    else:
+        return None
+    return _text(cuda) if cuda else "none"
+
+
 def facts_from_snapshot(snapshot: Any) -> Facts:
     """Pick the facts out of a Snapshot (object or dict); never raises on odd shapes."""
     if snapshot is None:
@@ -71,8 +84,7 @@ def facts_from_snapshot(snapshot: Any) -> Facts:
         for fw in frameworks:
             if _get(fw, "name") == "torch":
                 torch_version = _text(_get(fw, "version"))
-                cuda = _get(fw, "cuda")
-                torch_cuda = _text(cuda) if cuda else ("none" if torch_version else None)
+                torch_cuda = _torch_cuda(fw)
                 break
     bits = _get(snapshot, "interpreter", "bits")
     return Facts(
