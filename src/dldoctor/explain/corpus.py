@@ -23,7 +23,7 @@ from dldoctor.explain.weigh import Facts, facts_from_mapping
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.8-3.10
-    import tomli as tomllib
+    import tomli as tomllib  # type: ignore[import-not-found,no-redef,unused-ignore]
 
 HOLD_OUT_MODULUS = 5  # 1 in 5 cases is held out
 _KEYS = {"source", "platform", "cause", "text", "facts"}
