@@ -97,9 +97,7 @@ def to_ere(pattern: str) -> Optional[str]:
 
 
 def grep_accepts(pattern: str) -> bool:
-    proc = subprocess.run(
-        ["grep", "-E", "-e", pattern, "/dev/null"], capture_output=True, check=False
-    )
+    proc = subprocess.run(["grep", "-E", "-e", pattern, "/dev/null"], capture_output=True, check=False)
     return proc.returncode in (0, 1)
 
 
@@ -122,10 +120,7 @@ def main() -> int:
     args = parser.parse_args()
     sigs = load_signatures()
     text = build_log(args.lines)
-    print(
-        f"log: {text.count(chr(10))} lines, {len(text) / 1e6:.2f} MB, "
-        f"{len(sigs.signatures)} signatures"
-    )
+    print(f"log: {text.count(chr(10))} lines, {len(text) / 1e6:.2f} MB, {len(sigs.signatures)} signatures")
 
     t_match = best_of(args.runs, lambda: match_text(text, sigs))
     t_full = best_of(args.runs, lambda: render_text(diagnose_text(text, sigs=sigs), sigs))
@@ -140,37 +135,26 @@ def main() -> int:
         with tempfile.TemporaryDirectory() as tmp:
             log = Path(tmp, "log.txt")
             log.write_text(text, encoding="utf-8")
-            eres = [
-                e
-                for e in (to_ere(s.pattern.pattern) for s in sigs.signatures)
-                if e and grep_accepts(e)
-            ]
+            eres = [e for e in (to_ere(s.pattern.pattern) for s in sigs.signatures) if e and grep_accepts(e)]
             Path(tmp, "ere").write_text("\n".join(eres) + "\n", encoding="utf-8")
             anchors = sorted({a for s in sigs.signatures for a in s.anchors})
             Path(tmp, "fixed").write_text("\n".join(anchors) + "\n", encoding="utf-8")
             rows.append(
                 (
                     f"grep -E ({len(eres)} patterns)",
-                    grep_seconds(
-                        ["-E", "-i", "-c", "-f", str(Path(tmp, "ere"))], str(log), args.runs
-                    ),
+                    grep_seconds(["-E", "-i", "-c", "-f", str(Path(tmp, "ere"))], str(log), args.runs),
                 )
             )
             rows.append(
                 (
                     f"grep -F anchors ({len(anchors)})",
-                    grep_seconds(
-                        ["-F", "-i", "-c", "-f", str(Path(tmp, "fixed"))], str(log), args.runs
-                    ),
+                    grep_seconds(["-F", "-i", "-c", "-f", str(Path(tmp, "fixed"))], str(log), args.runs),
                 )
             )
     print(f"{'what':<28} {'ms':>9} {'vs dldoctor match':>18}")
     for name, secs in rows:
         print(f"{name:<28} {secs * 1000:>9.2f} {secs / t_match:>17.1f}x")
-    print(
-        f"candidates found: {len(found)}; budget: matching well under 100 ms -> "
-        f"{'OK' if t_match < 0.1 else 'OVER'}"
-    )
+    print(f"candidates found: {len(found)}; budget: matching well under 100 ms -> {'OK' if t_match < 0.1 else 'OVER'}")
     return 0
 
 

@@ -106,9 +106,7 @@ def test_snapshot_file_weighs_candidates(tmp_path: Path, capsys: pytest.CaptureF
         "schema_version": 1,
         "host": {"os": "windows", "gpu": {"driver_present": True}},
         "interpreter": {"bits": 64},
-        "frameworks": [
-            {"name": "torch", "dist": "torch", "version": "2.9.0+cpu", "values": {"cuda": None}}
-        ],
+        "frameworks": [{"name": "torch", "dist": "torch", "version": "2.9.0+cpu", "values": {"cuda": None}}],
     }
     text = (
         "OSError: [WinError 1114] A dynamic link library (DLL) initialization routine failed. "

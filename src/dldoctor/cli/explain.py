@@ -36,12 +36,8 @@ MAX_BYTES = 32 * 1024 * 1024  # read at most the last 32 MiB of a log
 def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", nargs="?", default="-", help="text file to read; - for stdin")
     parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.add_argument(
-        "--no-env", action="store_true", help="do not weigh candidates with this machine's facts"
-    )
-    parser.add_argument(
-        "--snapshot", metavar="FILE", help="weigh with a saved snapshot instead of this machine"
-    )
+    parser.add_argument("--no-env", action="store_true", help="do not weigh candidates with this machine's facts")
+    parser.add_argument("--snapshot", metavar="FILE", help="weigh with a saved snapshot instead of this machine")
 
 
 def read_input(name: str) -> str:
