@@ -185,4 +185,5 @@ def test_framework_that_failed_inside_a_package_import_is_named_from_the_traceba
     from dldoctor.probe import probe_findings
 
     slugs = [f.condition.slug for f in probe_findings(report)]
-    assert slugs == ["transitive-framework-import"]
+    # The failure itself stays an error finding: WinError 1114 alone names no single cause.
+    assert slugs == ["transitive-framework-import", "import-failed"]
