@@ -104,3 +104,13 @@ def test_home_is_hidden_only_at_the_start_of_a_path() -> None:
 
     text = '/tmp/x/root/bin/python /root/venv "/root" C:\\Users\\bob\\env'
     assert redact_home(text, ["/root", "C:\\Users\\bob"]) == '/tmp/x/root/bin/python ~/venv "~" ~\\env'
+
+
+def test_public_api_diagnose_and_explain() -> None:
+    import dldoctor
+
+    report = dldoctor.diagnose(select=["shadowed-module"])
+    assert isinstance(report, dldoctor.Report)
+    assert [r.condition.slug for r in report.results] == ["shadowed-module"]
+    (top, *_) = dldoctor.explain("ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory")
+    assert top.condition.slug == "missing-shared-library"

@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from dldoctor.conditions import DataError, exists
+from dldoctor.conditions import DataError
 from dldoctor.probe import data as probe_data_mod
 from dldoctor.probe.data import (
     driver_table,
@@ -21,7 +21,6 @@ from dldoctor.probe.data import (
 def test_shipped_tables_load():
     data = probe_data()
     assert "torch" in data.frameworks and "PyQt5" in data.troublemakers
-    assert all(exists(slug) for slug, _ in data.failures)
     assert data.ntstatus[0xC0000005] == "STATUS_ACCESS_VIOLATION"
     table = driver_table()
     assert table.source.startswith("https://docs.nvidia.com/")
@@ -57,7 +56,6 @@ _PROBE, _DRIVERS = ("probe.toml", parse_probe_data), ("cuda_drivers.toml", parse
     (_PROBE, lambda d: d.pop("schema_version")),
     (_PROBE, lambda d: d["order"].pop("frameworks")),
     (_PROBE, lambda d: d["openmp"][0].update(pattern="(unclosed")),
-    (_PROBE, lambda d: d["failure"][0].update(slug="not-a-condition")),
     (_PROBE, lambda d: d["ntstatus"][0].update(code="0xC0000005")),
     (_DRIVERS, lambda d: d.update(source="http://example.com")),
     (_DRIVERS, lambda d: d["toolkit"][0].update(linux="five-fifty")),

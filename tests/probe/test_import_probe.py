@@ -187,3 +187,14 @@ def test_framework_that_failed_inside_a_package_import_is_named_from_the_traceba
     slugs = [f.condition.slug for f in probe_findings(report)]
     # The failure itself stays an error finding: WinError 1114 alone names no single cause.
     assert slugs == ["transitive-framework-import", "import-failed"]
+
+
+def test_failed_probe_is_diagnosed_with_the_explain_signatures(tmp_path):
+    """A real ld.so failure (dlopen of a missing library) gets its cause, not just "failed"."""
+    (tmp_path / "needs_cudnn.py").write_text("import ctypes\nctypes.CDLL('libcudnn_dldoctor_missing.so.9')\n")
+    report = run_probes(None, ["needs_cudnn"], timeout=30, env={"PYTHONPATH": str(tmp_path)}, gpu=False)
+    from dldoctor.probe import probe_findings
+
+    (finding,) = probe_findings(report)
+    assert finding.condition.slug == "missing-shared-library" and finding.observed
+    assert "libcudnn_dldoctor_missing.so.9" in finding.message

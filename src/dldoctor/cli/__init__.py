@@ -14,6 +14,7 @@ import sys
 from typing import List, NoReturn, Optional, Sequence
 
 from dldoctor import __version__
+from dldoctor.conditions import DataError
 from dldoctor.errors import DldoctorError
 
 # Order = order in --help. "check" is also what a bare `dldoctor` runs.
@@ -78,6 +79,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return int(run(args))
     except DldoctorError as exc:
         print(f"dldoctor: {exc}", file=sys.stderr)
+        return 2
+    except DataError as exc:  # a broken data file shipped with dldoctor: a bug, still one line
+        print(f"dldoctor: internal data error (please report): {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("dldoctor: interrupted", file=sys.stderr)

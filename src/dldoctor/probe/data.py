@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Dict, Mapping, Optional, Tuple
 
-from dldoctor.conditions import DataError, exists, load_toml
+from dldoctor.conditions import DataError, load_toml
 
 DATA = Path(__file__).parent / "data"
 _DRIVER = re.compile(r"^\d+(\.\d+){1,2}$")
@@ -25,7 +25,6 @@ class ProbeData:
     troublemakers: Tuple[str, ...]
     openmp: Tuple[Tuple[str, re.Pattern[str]], ...]  # (runtime, base-name pattern)
     ntstatus: Dict[int, str]
-    failures: Tuple[Tuple[str, re.Pattern[str]], ...] = ()  # (condition slug, text pattern)
 
 
 @dataclass(frozen=True)
@@ -66,20 +65,11 @@ def parse_probe_data(raw: Mapping[str, Any]) -> ProbeData:
         if not isinstance(code, int) or not isinstance(name, str) or not 0 < code < 2**32:
             raise DataError(f"probe.toml: bad [[ntstatus]] {item!r}")
         ntstatus[code] = name
-    failures = []
-    for item in raw.get("failure", []):
-        slug = item.get("slug") if isinstance(item, dict) else None
-        if not isinstance(slug, str) or not exists(slug):
-            raise DataError(f"probe.toml: [[failure]] names unknown condition {slug!r}")
-        try:
-            failures.append((slug, re.compile(str(item.get("pattern", "")), re.IGNORECASE)))
-        except re.error as exc:
-            raise DataError(f"probe.toml: failure {slug}: bad pattern ({exc})") from None
-    if not openmp or not ntstatus or not failures:
-        raise DataError("probe.toml: needs [[openmp]], [[ntstatus]] and [[failure]] rows")
+    if not openmp or not ntstatus:
+        raise DataError("probe.toml: needs [[openmp]] and [[ntstatus]] rows")
     return ProbeData(_str_list(order, "frameworks", "probe.toml [order]"),
                      _str_list(order, "troublemakers", "probe.toml [order]"),
-                     tuple(openmp), ntstatus, tuple(failures))
+                     tuple(openmp), ntstatus)
 
 
 def parse_driver_table(raw: Mapping[str, Any]) -> DriverTable:

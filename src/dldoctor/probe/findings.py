@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from dldoctor import conditions
-from dldoctor.model import Evidence, Finding, Severity
-from dldoctor.probe.data import min_driver, probe_data, version_key
+from dldoctor.model import Diagnosis, Evidence, Finding, Severity
+from dldoctor.probe.data import min_driver, version_key
 from dldoctor.probe.gpu import arch_supported
 from dldoctor.probe.loaded import duplicate_openmp, older_libstdcxx, replaced_copies
 from dldoctor.probe.model import (
@@ -49,24 +49,42 @@ def _finding(slug: str, message: str, evidence: Sequence[Tuple[str, str]], platf
                    fix=fix or cond.fix_for(platform), severity=severity, observed=True)
 
 
-def classify_failure(probe: ImportProbe) -> Optional[str]:
-    """The condition slug whose signature matches a failed probe's text, if any."""
-    text = "\n".join((probe.message, probe.traceback, probe.stderr_tail))
-    for slug, pattern in probe_data().failures:
-        if pattern.search(text):
-            return slug
-    return None
+CLEAR_CONFIDENCE = 0.6  # a diagnosis this sure, and CLEAR_MARGIN ahead of the next, names the cause
+CLEAR_MARGIN = 0.2
 
 
-def _failure_findings(report: ProbeReport) -> List[Finding]:
+def diagnose_failure(probe: ImportProbe, snapshot: Optional[Snapshot] = None) -> Tuple[Diagnosis, ...]:
+    """Likely causes of a failed probe, from the same signatures `dldoctor explain` uses."""
+    from dldoctor.explain import explain
+
+    text = "\n".join((probe.message, probe.traceback, probe.stderr_tail, probe.exit))
+    return tuple(d for d in explain(text, snapshot) if d.condition.slug != "import-failed")
+
+
+def classify_failure(probe: ImportProbe, snapshot: Optional[Snapshot] = None) -> Optional[str]:
+    """The condition that clearly explains a failed probe, or None when the text alone
+    leaves several causes open (WinError 1114 on c10.dll, for one)."""
+    diags = diagnose_failure(probe, snapshot)
+    if not diags or diags[0].confidence < CLEAR_CONFIDENCE:
+        return None
+    if len(diags) > 1 and diags[0].confidence - diags[1].confidence < CLEAR_MARGIN:
+        return None
+    return diags[0].condition.slug
+
+
+def _failure_findings(report: ProbeReport, snapshot: Optional[Snapshot] = None) -> List[Finding]:
     out: List[Finding] = []
     for probe in report.imports:
         if probe.status == OK:
             continue
-        slug = classify_failure(probe) or "import-failed"
+        diags = diagnose_failure(probe, snapshot)
+        slug = classify_failure(probe, snapshot) or "import-failed"
         ev = [("probe", f"import {probe.label}"), ("result", probe.summary())]
         if probe.failed_module:
             ev.append(("failed module", probe.failed_module))
+        if slug == "import-failed":
+            ev += [(f"possible cause {i + 1}", f"{d.condition.slug} ({d.confidence:.0%})")
+                   for i, d in enumerate(diags[:3])]
         out.append(_finding(slug, f"import {probe.label}: {probe.summary()}"[:200], ev,
                             report.platform))
     return out
@@ -249,7 +267,7 @@ def probe_findings(report: ProbeReport, snapshot: Optional[Snapshot] = None) -> 
     """Every observed finding of a ProbeReport, most specific first, without repeats."""
     found = [*_order_findings(report), *_transitive_findings(report), *_loaded_findings(report),
              *_gpu_findings(report, snapshot), *_spawn_findings(report),
-             *_failure_findings(report)]
+             *_failure_findings(report, snapshot)]
     out: List[Finding] = []
     seen = set()
     for f in found:
