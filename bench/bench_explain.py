@@ -25,11 +25,11 @@ import time
 from pathlib import Path
 from typing import Callable, List, Optional, Tuple
 
-from dldoctor.explain import diagnose_text
-from dldoctor.explain.corpus import load_corpus
-from dldoctor.explain.match import match_text
-from dldoctor.explain.report import render_text
-from dldoctor.explain.signatures import load_signatures
+from dldoctor.explainer import diagnose_text
+from dldoctor.explainer.corpus import load_corpus
+from dldoctor.explainer.match import match_text
+from dldoctor.explainer.report import render_text
+from dldoctor.explainer.signatures import load_signatures
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "explain"
 NOISE = [

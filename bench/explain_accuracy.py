@@ -14,7 +14,7 @@ import argparse
 from pathlib import Path
 from typing import Sequence
 
-from dldoctor.explain.corpus import Outcome, accuracy, by_family, evaluate, load_corpus
+from dldoctor.explainer.corpus import Outcome, accuracy, by_family, evaluate, load_corpus
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "explain"
 

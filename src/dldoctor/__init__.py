@@ -33,7 +33,7 @@ def diagnose(
 def explain(text: str, snapshot: Optional[Snapshot] = None) -> Tuple[Diagnosis, ...]:
     """Likely causes of a pasted error ``text``, best first (weighed with ``snapshot``'s facts)."""
     from dldoctor.checks import run_checks
-    from dldoctor.explain import explain as _explain
+    from dldoctor.explainer import explain as _explain
 
     return _explain(text, snapshot, run_checks(snapshot) if snapshot is not None else ())
 

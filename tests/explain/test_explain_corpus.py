@@ -8,7 +8,7 @@ import pytest
 
 from dldoctor import conditions
 from dldoctor.conditions import DataError
-from dldoctor.explain.corpus import Case, accuracy, evaluate, load_corpus, read_case
+from dldoctor.explainer.corpus import Case, accuracy, evaluate, load_corpus, read_case
 
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "explain"
 CASES = load_corpus(CORPUS)

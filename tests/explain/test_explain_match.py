@@ -6,10 +6,10 @@ from typing import Dict, List
 
 import pytest
 
-from dldoctor.explain import diagnose_text
-from dldoctor.explain.match import find_hits, match_text
-from dldoctor.explain.redact import redact
-from dldoctor.explain.signatures import load_signatures
+from dldoctor.explainer import diagnose_text
+from dldoctor.explainer.match import find_hits, match_text
+from dldoctor.explainer.redact import redact
+from dldoctor.explainer.signatures import load_signatures
 
 # The exact error lines of seeds 000 (Chinese) and 001 (Korean).
 SEED_000 = (
@@ -47,7 +47,7 @@ def test_localized_words_alone_still_match_without_the_code() -> None:
 
 
 def test_each_candidate_has_a_distinguish_line_in_text_output() -> None:
-    from dldoctor.explain.report import render_text
+    from dldoctor.explainer.report import render_text
 
     sigs = load_signatures()
     text = render_text(diagnose_text(SEED_000, sigs=sigs), sigs)

@@ -10,9 +10,9 @@ import pytest
 
 from dldoctor import conditions
 from dldoctor.conditions import DataError
-from dldoctor.explain import diagnose_text
-from dldoctor.explain.corpus import load_corpus
-from dldoctor.explain.signatures import load_signatures, parse_signatures
+from dldoctor.explainer import diagnose_text
+from dldoctor.explainer.corpus import load_corpus
+from dldoctor.explainer.signatures import load_signatures, parse_signatures
 
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "explain"
 SLUGS = [c.slug for c in conditions.all_conditions()]

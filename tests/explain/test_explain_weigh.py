@@ -7,10 +7,10 @@ from typing import Any, Dict, Tuple
 import pytest
 
 from dldoctor import conditions
-from dldoctor.explain import Facts, facts_from_snapshot
-from dldoctor.explain.match import Candidate, match_text
-from dldoctor.explain.signatures import load_signatures
-from dldoctor.explain.weigh import weigh, weigh_facts
+from dldoctor.explainer import Facts, facts_from_snapshot
+from dldoctor.explainer.match import Candidate, match_text
+from dldoctor.explainer.signatures import load_signatures
+from dldoctor.explainer.weigh import weigh, weigh_facts
 from dldoctor.model import CheckResult, Evidence, Finding
 from dldoctor.snapshot.model import Snapshot
 

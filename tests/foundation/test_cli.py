@@ -108,9 +108,11 @@ def test_home_is_hidden_only_at_the_start_of_a_path() -> None:
 
 def test_public_api_diagnose_and_explain() -> None:
     import dldoctor
+    import dldoctor.explainer  # importing internals must not shadow the public names
 
     report = dldoctor.diagnose(select=["shadowed-module"])
     assert isinstance(report, dldoctor.Report)
     assert [r.condition.slug for r in report.results] == ["shadowed-module"]
-    (top, *_) = dldoctor.explain("ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory")
+    error = "ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory"
+    (top, *_) = dldoctor.explain(error)
     assert top.condition.slug == "missing-shared-library"

@@ -14,8 +14,8 @@ from typing import Any, List, Optional, Sequence, Tuple
 
 from dldoctor.checks import run_checks
 from dldoctor.errors import DldoctorError
-from dldoctor.explain import diagnose_text, facts_from_snapshot, load_signatures
-from dldoctor.explain.report import render_json, render_text
+from dldoctor.explainer import diagnose_text, facts_from_snapshot, load_signatures
+from dldoctor.explainer.report import render_json, render_text
 from dldoctor.model import CheckResult
 from dldoctor.snapshot.collect import collect_snapshot
 from dldoctor.snapshot.model import Snapshot

@@ -55,7 +55,7 @@ CLEAR_MARGIN = 0.2
 
 def diagnose_failure(probe: ImportProbe, snapshot: Optional[Snapshot] = None) -> Tuple[Diagnosis, ...]:
     """Likely causes of a failed probe, from the same signatures `dldoctor explain` uses."""
-    from dldoctor.explain import explain
+    from dldoctor.explainer import explain
 
     text = "\n".join((probe.message, probe.traceback, probe.stderr_tail, probe.exit))
     return tuple(d for d in explain(text, snapshot) if d.condition.slug != "import-failed")

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any, Optional, Sequence, Tuple
 
-from dldoctor.explain.match import Candidate, Hit, match_text
-from dldoctor.explain.report import ExplainReport, infer_platform, text_platform, to_diagnoses
-from dldoctor.explain.signatures import SignatureSet, load_signatures
-from dldoctor.explain.weigh import Facts, facts_from_mapping, facts_from_snapshot, weigh_facts
+from dldoctor.explainer.match import Candidate, Hit, match_text
+from dldoctor.explainer.report import ExplainReport, infer_platform, text_platform, to_diagnoses
+from dldoctor.explainer.signatures import SignatureSet, load_signatures
+from dldoctor.explainer.weigh import Facts, facts_from_mapping, facts_from_snapshot, weigh_facts
 from dldoctor.model import CheckResult, Diagnosis
 
 __all__ = [

@@ -16,9 +16,9 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from dldoctor import conditions
 from dldoctor.conditions import DataError
-from dldoctor.explain import diagnose_text
-from dldoctor.explain.signatures import SignatureSet
-from dldoctor.explain.weigh import Facts, facts_from_mapping
+from dldoctor.explainer import diagnose_text
+from dldoctor.explainer.signatures import SignatureSet
+from dldoctor.explainer.weigh import Facts, facts_from_mapping
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Dict, List, Tuple
 
-from dldoctor.explain.signatures import Signature, SignatureSet
+from dldoctor.explainer.signatures import Signature, SignatureSet
 
 MAX_HITS_PER_SIGNATURE = 3
 MAX_LINE_CHARS = 400

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-from dldoctor.explain.match import Candidate, rank
-from dldoctor.explain.signatures import EvidenceRule, SignatureSet
+from dldoctor.explainer.match import Candidate, rank
+from dldoctor.explainer.signatures import EvidenceRule, SignatureSet
 from dldoctor.model import CheckResult
 
 FINDING_KEEP = 0.25  # a finding of the same condition leaves 25% of the doubt

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
 from dldoctor import conditions
-from dldoctor.explain.match import Candidate, Hit, squeeze
-from dldoctor.explain.redact import redact
-from dldoctor.explain.signatures import SignatureSet
-from dldoctor.explain.weigh import Facts
+from dldoctor.explainer.match import Candidate, Hit, squeeze
+from dldoctor.explainer.redact import redact
+from dldoctor.explainer.signatures import SignatureSet
+from dldoctor.explainer.weigh import Facts
 from dldoctor.model import Diagnosis, Evidence
 
 SCHEMA_VERSION = 1
