@@ -27,6 +27,7 @@ from dldoctor.loader.windows import (
     parse_flags,
     split_windows_path,
 )
+from dldoctor.redact import redact_home
 
 NAME = "deps"
 HELP = "show which file each native dependency of a library resolves to, and why"
@@ -157,12 +158,7 @@ def _windows(
 
 def tilde(path: str | None) -> str:
     """Home shown as ``~`` (nothing of the user's layout leaks into pasted output)."""
-    if not path:
-        return ""
-    home = os.path.expanduser("~")
-    if home not in ("", "/") and (path == home or path.startswith(home + os.sep)):
-        return "~" + path[len(home) :]
-    return path
+    return redact_home(path) if path else ""
 
 
 def render_text(graph: LoadGraph) -> str:

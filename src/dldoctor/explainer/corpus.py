@@ -9,21 +9,15 @@ signatures were tuned, so accuracy on them estimates accuracy on errors not yet 
 from __future__ import annotations
 
 import hashlib
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from dldoctor import conditions
-from dldoctor.conditions import DataError
+from dldoctor.conditions import DataError, load_toml
 from dldoctor.explainer import diagnose_text
 from dldoctor.explainer.signatures import SignatureSet
 from dldoctor.explainer.weigh import Facts, facts_from_mapping
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.8-3.10
-    import tomli as tomllib  # type: ignore[import-not-found,no-redef,unused-ignore]
 
 HOLD_OUT_MODULUS = 5  # 1 in 5 cases is held out
 _KEYS = {"source", "platform", "cause", "text", "facts"}
@@ -58,9 +52,8 @@ class Case:
 def read_case(path: Path) -> Case:
     """Parse and validate one case file."""
     try:
-        with path.open("rb") as fh:
-            raw = tomllib.load(fh)
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raw = load_toml(path.name, path.parent)
+    except (OSError, ValueError) as exc:  # TOMLDecodeError is a ValueError
         raise DataError(f"{path.name}: {exc}") from None
     unknown = set(raw) - _KEYS
     if unknown:

@@ -23,29 +23,21 @@ from dldoctor.probe.model import (
     ModuleFacts,
     ProbeReport,
 )
+from dldoctor.redact import redact_home
 from dldoctor.snapshot.model import Snapshot
-
-
-def _home(text: str) -> str:
-    """Show the user's home as ``~`` (nothing of this machine leaks into reports)."""
-    try:
-        home = str(Path.home())
-    except RuntimeError:
-        return text
-    return text.replace(home, "~") if len(home) > 1 else text
 
 
 def _lib(lib: Optional[LoadedLibrary]) -> str:
     if lib is None:
         return "?"
-    return _home(f"{lib.path} ({lib.owner or 'system'})")
+    return redact_home(f"{lib.path} ({lib.owner or 'system'})")
 
 
 def _finding(slug: str, message: str, evidence: Sequence[Tuple[str, str]], platform: str,
              fix: str = "", severity: Optional[Severity] = None) -> Finding:
     cond = conditions.get(slug)
     return Finding(condition=cond, message=message,
-                   evidence=tuple(Evidence(k, _home(v)) for k, v in evidence),
+                   evidence=tuple(Evidence(k, redact_home(v)) for k, v in evidence),
                    fix=fix or cond.fix_for(platform), severity=severity, observed=True)
 
 
@@ -171,7 +163,7 @@ def _loaded_findings(report: ProbeReport) -> List[Finding]:
             out.append(_finding(
                 "glibcxx-too-old",
                 f"an older libstdc++ (GLIBCXX_3.4.{mine}) loaded first; "
-                f"{_home(newer)} has GLIBCXX_3.4.{lvl}",
+                f"{redact_home(newer)} has GLIBCXX_3.4.{lvl}",
                 [("probe", f"import {probe.label}"), ("loaded", _lib(lib)),
                  ("newer copy", newer)], report.platform,
                 severity=None if failed else Severity.WARNING))
