@@ -70,7 +70,7 @@ def test_bad_interpreter_is_one_line_and_exit_2(tmp_path):
     done = _cli("--python", str(tmp_path / "missing-python"), "json")
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
-        f"dldoctor: no Python interpreter at {tmp_path / 'missing-python'}"]
+        f"dldoctor: no Python interpreter at {tmp_path / 'missing-python'}: no such file"]
 
 
 def test_bad_timeout_is_bad_usage():

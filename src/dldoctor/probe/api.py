@@ -6,13 +6,11 @@ Frameworks are imported only in children of the target interpreter, never here.
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from concurrent.futures import Future, ThreadPoolExecutor
-from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from dldoctor.errors import DldoctorError
+from dldoctor.interpreter import resolve_python
 from dldoctor.probe.gpu import GpuSource, collect_gpu
 from dldoctor.probe.imports import (
     find_conflicts,
@@ -42,16 +40,6 @@ def _platform(sys_platform: str) -> str:
         if sys_platform.startswith(prefix):
             return name
     return sys_platform
-
-
-def resolve_python(python: Optional[str]) -> str:
-    """An absolute interpreter path; DldoctorError (exit 2) when there is none."""
-    if not python:
-        return sys.executable
-    found = python if os.sep in python or "/" in python else shutil.which(python)
-    if not found or not Path(found).is_file() or not os.access(found, os.X_OK):
-        raise DldoctorError(f"no Python interpreter at {python}")
-    return str(Path(found).absolute())
 
 
 def _sys_path(runs: Sequence[ChildRun]) -> List[str]:

@@ -20,29 +20,13 @@ from typing import Any, Dict, List, Optional, Tuple
 from dldoctor import __version__
 from dldoctor.conditions import load_toml
 from dldoctor.errors import DldoctorError
+from dldoctor.interpreter import resolve_python
 from dldoctor.snapshot import gpu as gpu_mod
 from dldoctor.snapshot.loaderfacts import interpreter_machine, linux_loader_facts
 from dldoctor.snapshot.model import Gpu, Library, Snapshot, from_jsonable
 
 COLLECTOR = Path(__file__).with_name("collector.py")
 TIMEOUT_S = 120.0
-
-
-def resolve_python(python: Optional[str]) -> str:
-    """Accept an interpreter path or an environment folder (venv / conda prefix)."""
-    if python is None:
-        return sys.executable
-    path = Path(python).expanduser()
-    if path.is_dir():
-        for cand in ("bin/python", "bin/python3", "Scripts/python.exe", "python.exe"):
-            if (path / cand).is_file():
-                return str(path / cand)
-        raise DldoctorError(f"--python {python}: a folder without bin/python or python.exe")
-    if not path.exists():
-        raise DldoctorError(f"--python {python}: no such file")
-    if not os.access(path, os.X_OK):
-        raise DldoctorError(f"--python {python}: not an executable")
-    return str(path)
 
 
 def framework_table() -> List[Dict[str, Any]]:
