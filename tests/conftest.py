@@ -55,6 +55,18 @@ def pip_install(python: Path, *args: str, target: Optional[Path] = None) -> None
     subprocess.run([*cmd, *args], check=True, stdout=subprocess.DEVNULL)
 
 
+def pip_download(folder: Path, *args: str) -> None:
+    """``pip download`` from the registry into ``folder``, ignoring this machine's pip config.
+
+    A site pip.conf may cap releases (``torch<=2.14.1`` as a constraint) or add local indexes;
+    a download of another platform's wheels must see the registry as a user's machine does.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "PIP_CONFIG_FILE": os.devnull}
+    subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
+                    "-d", str(folder), *args], check=True, env=env)
+
+
 def make_venv(path: Path, python: Optional[str] = None, packages: Sequence[str] = ()) -> Path:
     subprocess.run([python or find_python("3.11"), "-m", "venv", "--without-pip", str(path)], check=True)
     if packages:

@@ -7,7 +7,6 @@ import base64
 import hashlib
 import shutil
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 from typing import Dict, List, Sequence
@@ -19,7 +18,7 @@ from dldoctor.model import Finding
 from dldoctor.snapshot.collect import collect_snapshot
 from dldoctor.snapshot.model import Snapshot
 
-from ..conftest import CACHE, pip_install, site_packages, venv_python
+from ..conftest import CACHE, pip_download, pip_install, site_packages, venv_python
 
 EXT = ".cpython-311-x86_64-linux-gnu.so"  # the suffix venv_factory's Python 3.11 imports
 NATIVE = ("missing-shared-library", "wrong-architecture", "dll-version-conflict",
@@ -99,9 +98,7 @@ def cached_wheel(name: str, *spec: str) -> Path:
     folder = CACHE / "wheels"
     hits = sorted(folder.glob(f"{name}*.whl"))
     if not hits:
-        folder.mkdir(parents=True, exist_ok=True)
-        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
-                        "-d", str(folder), *spec], check=True)
+        pip_download(folder, *spec)
         hits = sorted(folder.glob(f"{name}*.whl"))
     assert hits, f"pip download {spec} left no {name} wheel"
     return hits[-1]

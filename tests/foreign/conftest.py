@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 from typing import Dict
 
 import pytest
+
+from ..conftest import pip_download
 
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / ".cache" / "foreign-wheels"
@@ -30,9 +30,7 @@ def fetch(spec: str, platform: str = "win_amd64") -> Path:
     folder = CACHE / platform
     hits = sorted(p for p in folder.glob("*.whl") if p.name.lower().startswith(stem.lower()))
     if not hits:
-        folder.mkdir(parents=True, exist_ok=True)
-        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--platform",
-                        platform, "--python-version", "3.11", "-q", "-d", str(folder), spec], check=True)
+        pip_download(folder, "--platform", platform, "--python-version", "3.11", spec)
         hits = sorted(p for p in folder.glob("*.whl") if p.name.lower().startswith(stem.lower()))
     assert hits, f"pip downloaded no wheel for {spec}"
     return hits[0]

@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Callable
 
@@ -215,7 +216,7 @@ def test_broken_metadata_is_a_finding_not_a_crash(venv_factory: Callable[..., Pa
     meta = next(site_packages(venv).glob("six-*.dist-info"))
     (meta / "METADATA").write_bytes(b"\xff\xfe garbage without headers\n")
     (meta / "RECORD").write_text('"unterminated,\n')
-    done = subprocess.run(["python", "-m", "dldoctor", "check", "--python", str(venv_python(venv))],
+    done = subprocess.run([sys.executable, "-m", "dldoctor", "check", "--python", str(venv_python(venv))],
                           capture_output=True, text=True, env={**os.environ, **PLAIN}, cwd=tmp_path)
     assert done.returncode in (0, 1) and "Traceback" not in done.stderr
     assert "METADATA has no Name" in done.stdout
