@@ -1,9 +1,14 @@
 """The evaluation corpus: real error texts from public threads, with their confirmed cause.
 
-Each case is one small TOML file (``source``, ``platform``, ``cause``, ``text`` and an
-optional ``[facts]`` table for machine facts the thread confirmed, e.g. the torch version).
-About a fifth of the cases are held out by a hash of the file name, fixed before the
-signatures were tuned, so accuracy on them estimates accuracy on errors not yet seen.
+Each case is one small TOML file (``source``, ``platform``, ``cause``, ``text``, an optional
+``quote`` from the thread that confirms the cause, and an optional ``[facts]`` table for
+machine facts the thread confirmed, e.g. the torch version).
+
+The corpus has two splits, one folder each. ``test/`` is frozen: a case goes there when a
+hash of its source *thread* says so (:func:`split_for`), never by judgement, and its misses
+are not read while writing signatures, so its accuracy estimates accuracy on reports not yet
+seen. ``train/`` holds the rest, and every case collected before the split was frozen (those
+were all read while writing signatures). One thread never feeds both splits.
 """
 
 from __future__ import annotations
@@ -19,8 +24,22 @@ from dldoctor.explainer import diagnose_text
 from dldoctor.explainer.signatures import SignatureSet
 from dldoctor.explainer.weigh import Facts, facts_from_mapping
 
-HOLD_OUT_MODULUS = 5  # 1 in 5 cases is held out
-_KEYS = {"source", "platform", "cause", "text", "facts"}
+SPLITS = ("train", "test")
+TEST_MODULUS = 2  # of newly collected threads, 1 in 2 goes to the test split
+_KEYS = {"source", "platform", "cause", "text", "quote", "facts"}
+
+
+def thread_of(url: str) -> str:
+    """The thread a source URL points into: no fragment (``#issuecomment-1``), query or
+    trailing slash, lower-case, so that two comments of one thread are one thread."""
+    base = url.split("#", 1)[0].split("?", 1)[0].rstrip("/").lower()
+    return base.replace("http://", "https://", 1).replace("://www.", "://", 1)
+
+
+def split_for(url: str) -> str:
+    """The split a newly collected case belongs to, decided by its thread alone."""
+    digest = hashlib.sha256(thread_of(url).encode("utf-8")).hexdigest()
+    return "test" if int(digest[:12], 16) % TEST_MODULUS == 0 else "train"
 
 
 @dataclass(frozen=True)
@@ -33,15 +52,12 @@ class Case:
     cause: str
     text: str
     facts: Mapping[str, Any] = field(default_factory=dict)
+    split: str = "train"
+    quote: str = ""
 
     @property
     def held_out(self) -> bool:
-        digest = hashlib.sha1(self.name.encode("utf-8")).hexdigest()
-        return int(digest, 16) % HOLD_OUT_MODULUS == 0
-
-    @property
-    def family(self) -> str:
-        return self.cause
+        return self.split == "test"
 
     def machine_facts(self) -> Facts:
         """What a snapshot of the reporter's machine would have said: its OS, plus facts
@@ -70,12 +86,16 @@ def read_case(path: Path) -> Case:
     facts = raw.get("facts", {})
     if not isinstance(facts, dict):
         raise DataError(f"{path.name}: [facts] must be a table")
-    return Case(path.stem, raw["source"], raw["platform"], raw["cause"], raw["text"], facts)
+    if not isinstance(raw.get("quote", ""), str):
+        raise DataError(f"{path.name}: quote must be a string")
+    split = path.parent.name if path.parent.name in SPLITS else "train"
+    return Case(path.stem, raw["source"], raw["platform"], raw["cause"], raw["text"], facts, split,
+                raw.get("quote", ""))
 
 
-def load_corpus(folder: Path) -> Tuple[Case, ...]:
-    """Every ``*.toml`` case under ``folder``, sorted by name."""
-    return tuple(read_case(p) for p in sorted(folder.glob("*.toml")))
+def load_corpus(folder: Path, splits: Sequence[str] = SPLITS) -> Tuple[Case, ...]:
+    """Every case of the given splits (``folder/<split>/*.toml``), sorted by split and name."""
+    return tuple(read_case(p) for split in splits for p in sorted((folder / split).glob("*.toml")))
 
 
 @dataclass(frozen=True)
@@ -120,5 +140,5 @@ def accuracy(outcomes: Sequence[Outcome]) -> Tuple[float, float]:
 def by_family(outcomes: Sequence[Outcome]) -> Dict[str, List[Outcome]]:
     groups: Dict[str, List[Outcome]] = {}
     for o in outcomes:
-        groups.setdefault(o.case.family, []).append(o)
+        groups.setdefault(o.case.cause, []).append(o)
     return dict(sorted(groups.items()))
