@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional, Sequence, Tuple
 
+from dldoctor._version import __version__
 from dldoctor.model import Diagnosis, Finding, Report, Severity
 
 if TYPE_CHECKING:
     from dldoctor.snapshot.model import Snapshot
-
-__version__ = "0.1.0"
 
 __all__ = ["Diagnosis", "Finding", "Report", "Severity", "Snapshot", "__version__", "diagnose", "explain"]
 

@@ -13,7 +13,7 @@ import importlib
 import sys
 from typing import List, NoReturn, Optional, Sequence
 
-from dldoctor import __version__
+from dldoctor._version import __version__
 from dldoctor.conditions import DataError
 from dldoctor.errors import DldoctorError
 

@@ -19,7 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from dldoctor import __version__
+from dldoctor._version import __version__
 from dldoctor.foreign.extract import HeaderCache
 from dldoctor.foreign.profiles import SystemProfile, load_profile, load_vc_runtime
 from dldoctor.foreign.tree import PYTHON, SYSTEM, VirtualFile, VirtualTree, stub

@@ -11,7 +11,8 @@ import ast
 from pathlib import Path
 from typing import Iterator, Tuple, Type
 
-from dldoctor import __version__, conditions
+from dldoctor import conditions
+from dldoctor._version import __version__
 from dldoctor.lint.analysis import ModuleInfo
 from dldoctor.lint.data import apis
 from dldoctor.lint.model import Context

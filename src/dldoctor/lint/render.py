@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, List
 
-from dldoctor import __version__, conditions
+from dldoctor import conditions
+from dldoctor._version import __version__
 from dldoctor.lint.model import LintFinding, LintResult
 from dldoctor.lint.runner import RULE_SLUGS
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, List
 
-from dldoctor import __version__
+from dldoctor._version import __version__
 from dldoctor.model import Finding, Report, Severity
 
 SCHEMA_VERSION = 1

@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
-from dldoctor import __version__
+from dldoctor._version import __version__
 from dldoctor.conditions import load_toml
 from dldoctor.errors import DldoctorError
 from dldoctor.interpreter import resolve_python
