@@ -9,12 +9,10 @@ import shutil
 import subprocess
 import zipfile
 from pathlib import Path
-from typing import Dict, List, Sequence
+from typing import Dict, Sequence
 
 import pytest
 
-from dldoctor.checks import run_checks
-from dldoctor.model import Finding
 from dldoctor.snapshot.collect import collect_snapshot
 from dldoctor.snapshot.model import Snapshot
 
@@ -23,14 +21,6 @@ from ..conftest import CACHE, pip_download, pip_install, site_packages, venv_pyt
 EXT = ".cpython-311-x86_64-linux-gnu.so"  # the suffix venv_factory's Python 3.11 imports
 NATIVE = ("missing-shared-library", "wrong-architecture", "dll-version-conflict",
           "duplicate-openmp", "ld-library-path-override", "path-pollution")
-
-
-def findings(snap: Snapshot, slug: str) -> List[Finding]:
-    return [f for r in run_checks(snap, select=[slug]) for f in r.findings]
-
-
-def evidence(f: Finding, label: str) -> List[str]:
-    return [e.value for e in f.evidence if e.label == label]
 
 
 def snapshot_of(venv: Path, monkeypatch: pytest.MonkeyPatch, ld_library_path: str = "") -> Snapshot:

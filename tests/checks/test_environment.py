@@ -10,16 +10,11 @@ import sys
 from pathlib import Path
 from typing import Callable
 
-from dldoctor.checks import run_checks
 from dldoctor.snapshot.collect import collect_snapshot
 
 from ..conftest import check_json, find_python, pip_install, site_packages, slugs, venv_python
 
 PLAIN = {"PATH": os.environ["PATH"], "LD_LIBRARY_PATH": "", "PYTHONPATH": ""}
-
-
-def findings_of(snap, slug):  # type: ignore[no-untyped-def]
-    return [f for r in run_checks(snap, select=[slug]) for f in r.findings]
 
 
 def record_files(site: Path, dist_glob: str) -> int:

@@ -14,6 +14,7 @@ from dldoctor.snapshot import gpu as gpu_mod
 from dldoctor.snapshot.collect import collect_snapshot
 from dldoctor.snapshot.model import Gpu, GpuDevice, Snapshot
 
+from ..builders import findings
 from ..conftest import venv_python
 
 # The shapes nvidia-smi prints (header of plain `nvidia-smi`; `--query-gpu=... --format=csv`),
@@ -71,7 +72,7 @@ def test_cpu_build_with_a_driver_is_cpu_only_build(torch_snap: Snapshot) -> None
     gpu = gpu_mod.collect_gpu("linux", source=FakeDriver())
     assert gpu.driver_present and gpu.driver_version == "550.54.15" and gpu.cuda_driver_version == "12.4"
     snap = dataclasses.replace(torch_snap, host=dataclasses.replace(torch_snap.host, gpu=gpu))
-    found = [f for r in run_checks(snap, select=["cpu-only-build"]) for f in r.findings]
+    found = findings(snap, "cpu-only-build")
     assert len(found) == 1 and "NVIDIA H100 80GB HBM3" in found[0].message
 
 
@@ -80,7 +81,7 @@ def test_cuda_build_without_driver(torch_snap: Snapshot) -> None:
     assert torch is not None
     cuda_torch = dataclasses.replace(torch, values={**torch.values, "cuda": "12.8"})
     snap = dataclasses.replace(torch_snap, frameworks=(cuda_torch,))
-    found = [f for r in run_checks(snap, select=["gpu-build-without-gpu"]) for f in r.findings]
+    found = findings(snap, "gpu-build-without-gpu")
     assert len(found) == 1 and "CUDA 12.8 build" in found[0].message
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from dldoctor.checks._native_graph import env_graphs
 
+from ..builders import evidence, findings
 from ..conftest import pip_install, site_packages, venv_python
 from .conftest import (
     EXT,
@@ -20,8 +21,6 @@ from .conftest import (
     build_wheel,
     cached_wheel,
     copy_packages,
-    evidence,
-    findings,
     gcc_shared,
     install_wheels,
     snapshot_of,

@@ -6,12 +6,13 @@ import dataclasses
 import json
 import posixpath
 from pathlib import Path
-from typing import List
 
 import pytest
 
 from dldoctor.checks import run_checks
 from dldoctor.snapshot.model import CudaToolkit, PagingFile, Snapshot, SystemDll, WindowsHost
+
+from ..builders import messages
 
 SNAP = Path(__file__).resolve().parents[1] / "data" / "snapshots" / "win-seed000-laptop.json"
 SLUGS = ("missing-vc-runtime", "hybrid-graphics", "pagefile-too-small", "gpu-driver-timeout", "cuda-toolkit-mismatch")
@@ -25,10 +26,6 @@ def raw() -> dict:
 @pytest.fixture
 def snap(raw: dict) -> Snapshot:
     return Snapshot.from_dict(raw)
-
-
-def messages(snap: Snapshot, slug: str) -> List[str]:
-    return [f.message for r in run_checks(snap, select=[slug]) for f in r.findings]
 
 
 def with_host(snap: Snapshot, **changes: object) -> Snapshot:

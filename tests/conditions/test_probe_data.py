@@ -7,8 +7,9 @@ import copy
 import pytest
 
 from dldoctor.conditions import DataError
-from dldoctor.probe import data as probe_data_mod
-from dldoctor.probe.data import (
+from dldoctor.conditions import probe as probe_data_mod
+from dldoctor.conditions.probe import (
+    arch_supported,
     driver_table,
     min_driver,
     parse_driver_table,
@@ -68,3 +69,17 @@ def test_broken_data_is_refused(table, breakage):
     breakage(raw)
     with pytest.raises(DataError):
         parse(raw)
+
+
+@pytest.mark.parametrize(("cap", "archs", "ok"), [
+    ((8, 6), ["sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"], True),
+    ((8, 9), ["sm_80"], True),  # same major, newer minor: cubin compatible
+    ((12, 0), ["sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"], False),
+    ((12, 0), ["sm_90", "compute_90"], True),  # PTX JIT
+    ((6, 1), ["sm_70", "sm_80", "sm_90"], False),  # seed 004: Pascal dropped
+    ((10, 0), ["sm_90a"], False),
+    ((9, 0), ["sm_90a"], True),
+    ((7, 5), [], True),  # unknown list: not held against it
+])
+def test_arch_supported(cap, archs, ok):
+    assert arch_supported(cap, archs) is ok

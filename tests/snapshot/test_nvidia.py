@@ -1,4 +1,4 @@
-"""GPU facts: parsers on captured real nvidia-smi outputs, the driver seam, GPU findings.
+"""GPU facts: parsers on captured real nvidia-smi outputs and the driver seam.
 
 No GPU exists here: the parsers run on outputs posted in public issues (each fixture cites
 its URL), the no-driver path runs for real, and a recorded source stands in for a driver
@@ -14,25 +14,14 @@ from typing import Dict, Optional, Sequence, Tuple
 
 import pytest
 
-from dldoctor.model import Severity
-from dldoctor.probe import probe_findings
-from dldoctor.probe.gpu import (
+from dldoctor.snapshot.model import Gpu, GpuDevice
+from dldoctor.snapshot.nvidia import (
     QUERY,
     QUERY_OLD,
     SystemGpuSource,
-    arch_supported,
-    collect_gpu,
     parse_smi_csv,
     parse_smi_header,
-)
-from dldoctor.probe.model import (
-    GpuDevice,
-    GpuInfo,
-    ImportProbe,
-    ModuleFacts,
-    ProbeReport,
-    TorchCuda,
-    TorchDevice,
+    query_driver,
 )
 
 DATA = Path(__file__).parents[1] / "data" / "probe" / "nvidia-smi"
@@ -80,8 +69,8 @@ def test_parse_smi_csv_units_and_missing_values():
             "1, Tesla K80, 535.104.05, [N/A], [N/A]\n")
     driver, devices = parse_smi_csv(text)
     assert driver == "535.104.05"
-    assert devices == (GpuDevice(0, "NVIDIA GeForce RTX 3090", 24576, (8, 6)),
-                       GpuDevice(1, "Tesla K80", None, None))
+    assert devices == (GpuDevice("NVIDIA GeForce RTX 3090", 24576, "8.6", 0),
+                       GpuDevice("Tesla K80", None, None, 1))
 
 
 def test_header_with_the_newer_cuda_umd_label():
@@ -92,10 +81,10 @@ def test_header_with_the_newer_cuda_umd_label():
 class Recorded:
     """A driver that answers from captured outputs (the one seam that may be faked)."""
 
-    def __init__(self, answers: Dict[str, Tuple[int, str]], nvml: Optional[GpuInfo] = None):
+    def __init__(self, answers: Dict[str, Tuple[int, str]], nvml: Optional[Gpu] = None):
         self.answers, self._nvml, self.calls = answers, nvml, []  # type: ignore[var-annotated]
 
-    def nvml(self) -> Optional[GpuInfo]:
+    def nvml(self) -> Optional[Gpu]:
         return self._nvml
 
     def nvidia_smi(self, args: Sequence[str]) -> Optional[Tuple[int, str]]:
@@ -111,97 +100,27 @@ def test_collect_falls_back_to_the_old_query_on_old_drivers():
     src = Recorded({"": (0, header),
                     f"--query-gpu={QUERY} --format=csv,noheader=false": (6, invalid),
                     f"--query-gpu={QUERY_OLD} --format=csv,noheader=false": (0, old)})
-    info = collect_gpu(src)
-    assert info == GpuInfo(True, "450.57", "11.0", (GpuDevice(0, "TITAN Xp", 12196, None),),
+    info = query_driver(src)
+    assert info == Gpu(True, "450.57", "11.0", (GpuDevice("TITAN Xp", 12196, None, 0),),
                            "nvidia-smi")
     assert len(src.calls) == 3
 
 
 def test_collect_prefers_nvml():
-    nvml = GpuInfo(True, "550.54.14", "12.4", (GpuDevice(0, "H100", 81559, (9, 0)),), "nvml")
+    nvml = Gpu(True, "550.54.14", "12.4", (GpuDevice("H100", 81559, "9.0", 0),), "nvml")
     src = Recorded({}, nvml=nvml)
-    assert collect_gpu(src) is nvml and src.calls == []
+    assert query_driver(src) is nvml and src.calls == []
 
 
 def test_collect_with_a_driver_that_does_not_answer():
     _, text = _fixture("failed-no-driver.txt")
-    info = collect_gpu(Recorded({"": (9, text)}))
+    info = query_driver(Recorded({"": (9, text)}))
     assert not info.driver_present and "couldn't communicate" in info.error
 
 
 def test_no_driver_on_this_machine_for_real():
     """This machine has no NVIDIA driver: the real seam says so, without raising."""
     assert shutil.which("nvidia-smi") is None
-    info = collect_gpu(SystemGpuSource())
+    info = query_driver(SystemGpuSource())
     assert info.driver_present is False
     assert info.error.startswith("no NVIDIA driver")
-
-
-@pytest.mark.parametrize(("cap", "archs", "ok"), [
-    ((8, 6), ["sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"], True),
-    ((8, 9), ["sm_80"], True),  # same major, newer minor: cubin compatible
-    ((12, 0), ["sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"], False),
-    ((12, 0), ["sm_90", "compute_90"], True),  # PTX JIT
-    ((6, 1), ["sm_70", "sm_80", "sm_90"], False),  # seed 004: Pascal dropped
-    ((10, 0), ["sm_90a"], False),
-    ((9, 0), ["sm_90a"], True),
-    ((7, 5), [], True),  # unknown list: not held against it
-])
-def test_arch_supported(cap, archs, ok):
-    assert arch_supported(cap, archs) is ok
-
-
-def _report(gpu: GpuInfo, cuda: Optional[str] = "12.4", tc: Optional[TorchCuda] = None,
-            platform: str = "linux") -> ProbeReport:
-    probe = ImportProbe(("torch",), "ok",
-                        facts=(ModuleFacts("torch", None, "2.5.1", cuda, None),))
-    return ProbeReport("py", platform, imports=(probe,), gpu=gpu, torch_cuda=tc)
-
-
-def _slugs(report: ProbeReport):
-    return [f.condition.slug for f in probe_findings(report)]
-
-
-def test_cuda_build_without_driver():
-    assert _slugs(_report(GpuInfo(False, error="no NVIDIA driver"))) == ["gpu-build-without-gpu"]
-
-
-def test_cpu_build_with_driver():
-    assert _slugs(_report(GpuInfo(True, "550.54.14", "12.4"), cuda=None)) == ["cpu-only-build"]
-
-
-@pytest.mark.parametrize(("driver", "platform", "cuda", "too_old"), [
-    ("470.182.03", "linux", "12.1", True),
-    ("525.60.13", "linux", "12.4", False),  # minor version compatibility
-    ("525.60.12", "linux", "12.4", True),
-    ("527.40", "windows", "12.1", True),
-    ("560.94", "windows", "12.6", False),
-    ("450.80.02", "linux", "11.8", False),
-])
-def test_driver_too_old(driver, platform, cuda, too_old):
-    slugs = _slugs(_report(GpuInfo(True, driver, None), cuda=cuda, platform=platform))
-    assert ("driver-too-old" in slugs) is too_old
-
-
-def test_gpu_arch_unsupported_from_the_torch_child():
-    tc = TorchCuda("2.5.1", "12.4", None, True, 1, ("sm_50", "sm_80", "sm_90"),
-                   (TorchDevice(0, "NVIDIA GeForce RTX 5090", (12, 0),
-                                "RuntimeError: CUDA error: no kernel image is available"),))
-    (f,) = probe_findings(_report(GpuInfo(True, "570.86.15", "12.8"), tc=tc))
-    assert f.condition.slug == "gpu-arch-unsupported" and f.level == Severity.ERROR
-    assert f.message == ("GPU 0 (NVIDIA GeForce RTX 5090, sm_120) is not in torch's arch list")
-
-
-def test_snapshot_driver_facts_are_used_when_the_probe_skipped_the_query():
-    import dataclasses
-
-    from dldoctor.snapshot.model import Gpu, Snapshot
-    from dldoctor.snapshot.model import GpuDevice as SnapDevice
-
-    snap = Snapshot()
-    snap = dataclasses.replace(snap, host=dataclasses.replace(snap.host, gpu=Gpu(
-        True, "470.57.02", "11.4", (SnapDevice("Tesla T4", 15360, "7.5"),), "nvidia-smi")))
-    report = _report(GpuInfo(False, error="skipped"), cuda="12.1")
-    assert _slugs(report) == []  # no driver facts, no judgement
-    found = [f.condition.slug for f in probe_findings(report, snap)]
-    assert found == ["driver-too-old"]

@@ -12,7 +12,7 @@ import pytest
 from dldoctor.snapshot import windows_host as wh
 from dldoctor.snapshot.model import PagingFile
 
-from .conftest import fetch
+from ..builders import fetch
 
 ADAPTERS = wh.DISPLAY_CLASS_KEY
 REGISTRY: Dict[str, wh.RegKey] = {

@@ -7,10 +7,8 @@ from typing import Dict
 
 import pytest
 
-from ..conftest import pip_download
+from ..builders import fetch
 
-ROOT = Path(__file__).resolve().parents[2]
-CACHE = ROOT / ".cache" / "foreign-wheels"
 PINS = {
     "numpy": "numpy==2.4.6",
     "scipy": "scipy==1.17.1",
@@ -21,19 +19,6 @@ PINS = {
     "torch": "torch==2.15.0",
     "paddle": "paddlepaddle==3.3.1",
 }
-
-
-def fetch(spec: str, platform: str = "win_amd64") -> Path:
-    """One wheel for CPython 3.11 on ``platform``; a failed download fails the test."""
-    name, version = spec.split("==")
-    stem = f"{name.replace('-', '_')}-{version}-"
-    folder = CACHE / platform
-    hits = sorted(p for p in folder.glob("*.whl") if p.name.lower().startswith(stem.lower()))
-    if not hits:
-        pip_download(folder, "--platform", platform, "--python-version", "3.11", spec)
-        hits = sorted(p for p in folder.glob("*.whl") if p.name.lower().startswith(stem.lower()))
-    assert hits, f"pip downloaded no wheel for {spec}"
-    return hits[0]
 
 
 @pytest.fixture(scope="session")

@@ -15,11 +15,11 @@ import jsonschema
 import pytest
 
 from dldoctor.binary import read_binary
-from dldoctor.foreign.extract import read_member
-from dldoctor.foreign.imports import analyse
-from dldoctor.foreign.install import install
+from dldoctor.wheelset.extract import read_member
+from dldoctor.wheelset.imports import analyse
+from dldoctor.wheelset.install import install
 
-from .conftest import fetch
+from ..builders import fetch
 
 SCHEMA = Path(__file__).resolve().parents[2] / "src" / "dldoctor" / "render" / "report.schema.json"
 pytestmark = pytest.mark.slow

@@ -9,30 +9,18 @@ builds from a wheel set and a stock-Windows profile.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from packaging.version import InvalidVersion, Version
 
 from dldoctor.checks import check, finding
 from dldoctor.checks._util import canonical, norm, pathmod
 from dldoctor.checks.frameworks import cuda_of
-from dldoctor.conditions import DataError, load_toml
-from dldoctor.foreign.profiles import load_vc_runtime, version_tuple
+from dldoctor.conditions.windows import host_data, load_vc_runtime, version_tuple
 from dldoctor.model import Finding, Severity
 from dldoctor.snapshot.model import DisplayAdapter, Framework, Snapshot, WindowsHost
 
 DL_FRAMEWORKS = ("torch", "paddle", "tensorflow", "onnxruntime")
-
-
-@lru_cache(maxsize=1)
-def host_data() -> Dict[str, Any]:
-    """windows_host.toml, validated: each table needs its https source."""
-    data = load_toml("profiles/windows_host.toml")
-    for table in ("gpu", "pagefile", "tdr"):
-        if not str(data.get(table, {}).get("source", "")).startswith("https://"):
-            raise DataError(f"windows_host.toml: [{table}] needs an https source")
-    return data
 
 
 def _windows(snap: Snapshot) -> str:

@@ -73,7 +73,7 @@ def probe_facts(report: ProbeReport, libs: bool = False) -> List[Evidence]:
                                                     if d.capability else "")
                          for d in gpu.devices)
         facts.append(Evidence("gpu", f"driver {gpu.driver_version} (CUDA "
-                                     f"{gpu.cuda_version or '?'}, {gpu.source}) {devs}".strip()))
+                                     f"{gpu.cuda_driver_version or '?'}, {gpu.source}) {devs}".strip()))
     elif gpu.error != "skipped":
         facts.append(Evidence("gpu", gpu.error or "no NVIDIA driver"))
     if report.torch_cuda is not None:

@@ -43,12 +43,12 @@ def register(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from dldoctor import conditions
     from dldoctor.checks import resolve_selection
-    from dldoctor.foreign.download import download_requirements
-    from dldoctor.foreign.findings import SLUGS, all_findings
-    from dldoctor.foreign.imports import analyse
-    from dldoctor.foreign.install import install, snapshot_of
     from dldoctor.render import renderer
     from dldoctor.report import build_report
+    from dldoctor.wheelset.download import download_requirements
+    from dldoctor.wheelset.findings import SLUGS, all_findings
+    from dldoctor.wheelset.imports import analyse
+    from dldoctor.wheelset.install import install, snapshot_of
 
     select, ignore = resolve_selection(args.select), resolve_selection(args.ignore)
     paths: List[str] = list(args.wheel)

@@ -1,7 +1,8 @@
 """The probes' data files, validated at load (a broken table must fail in tests, loudly).
 
 ``probe.toml``: which modules the order probe pairs, OpenMP runtime names, NTSTATUS names.
-``cuda_drivers.toml``: CUDA runtime version -> minimum driver, from NVIDIA's release notes.
+``cuda_drivers.toml``: CUDA runtime version -> minimum driver, from NVIDIA's release notes;
+:func:`arch_supported`: CUDA's binary-compatibility rule for a build's arch list.
 """
 
 from __future__ import annotations
@@ -10,11 +11,11 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Dict, Mapping, Optional, Tuple
+from typing import Any, Dict, Mapping, Optional, Sequence, Tuple
 
 from dldoctor.conditions import DataError, load_toml
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parent
 _DRIVER = re.compile(r"^\d+(\.\d+){1,2}$")
 _CUDA = re.compile(r"^\d+\.\d+$")
 
@@ -130,3 +131,25 @@ def min_driver(cuda: str, platform: str) -> Tuple[Optional[str], Optional[str]]:
     full = next((row[col] for row in table.toolkit if version_key(row[0]) == key), None)
     compat = table.minor_compat.get(key[0]) if key else None
     return full, (compat[col - 1] if compat else None)
+
+
+def arch_supported(capability: Tuple[int, int], arch_list: Sequence[str]) -> bool:
+    """Can a build with ``arch_list`` (torch.cuda.get_arch_list()) run on ``capability``?
+
+    CUDA binary compatibility: a cubin for sm_XY runs on X.Z with Z >= Y (same major); PTX
+    for compute_XY is JIT-compiled for any device >= X.Y. Arch-specific cubins (sm_90a,
+    sm_100f) run only on their own major. An empty list (unknown) is not held against it.
+    """
+    if not arch_list:
+        return True
+    major, minor = capability
+    for arch in arch_list:
+        m = re.match(r"^(sm|compute)_(\d+?)(\d)([af]?)$", arch.strip())
+        if not m:
+            continue
+        a_major, a_minor, kind = int(m.group(2)), int(m.group(3)), m.group(1)
+        if kind == "sm" and a_major == major and a_minor <= minor:
+            return True
+        if kind == "compute" and not m.group(4) and (a_major, a_minor) <= (major, minor):
+            return True
+    return False

@@ -1,7 +1,9 @@
-"""The data behind foreign analysis: a stock system's DLLs and the VC++ runtime's needs.
+"""Windows data: a stock system's DLLs, the loader's KnownDLLs, the VC++ runtime's needs,
+and the thresholds of the Windows host checks.
 
-Both live in ``dldoctor/conditions/profiles/`` as data files that say where their lists came
+All live in ``dldoctor/conditions/profiles/`` as data files that say where their lists came
 from; they are validated here at load, so a broken file fails the tests, not a user's run.
+Read by the Windows loader model, the Windows checks and the wheel-set simulator alike.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from dldoctor.conditions import DataError, load_toml
 
-PROFILE_DIR = Path(__file__).resolve().parents[1] / "conditions" / "profiles"
+PROFILE_DIR = Path(__file__).resolve().parent / "profiles"
 PROFILES = {"win_amd64": "windows-x64.json"}
 
 
@@ -126,3 +128,47 @@ def version_tuple(text: str) -> Tuple[int, ...]:
             break
         out.append(int(part))
     return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def host_data() -> Dict[str, Any]:
+    """windows_host.toml, validated: each table needs its https source."""
+    data = load_toml("profiles/windows_host.toml")
+    for table in ("gpu", "pagefile", "tdr"):
+        if not str(data.get(table, {}).get("source", "")).startswith("https://"):
+            raise DataError(f"windows_host.toml: [{table}] needs an https source")
+    return data
+
+
+@dataclass(frozen=True)
+class WindowsDllData:
+    """The system DLL lists the loader model needs (validated at load)."""
+
+    known_dlls: FrozenSet[str]
+    os_dlls: FrozenSet[str]
+    api_set_prefixes: Tuple[str, ...]
+
+
+DLL_DATA_FILE = PROFILE_DIR / "windows_dlls.json"
+
+
+@lru_cache(maxsize=1)
+def load_windows_dll_data(path: str = str(DLL_DATA_FILE)) -> WindowsDllData:
+    """Read and validate ``windows_dlls.json``; a broken file is a loud error."""
+    with open(path, encoding="utf-8") as fh:
+        raw = json.load(fh)
+    if raw.get("schema") != "dldoctor-windows-dlls/1" or not isinstance(raw.get("provenance"), dict):
+        raise ValueError(f"{path}: unknown schema or no provenance")
+    lists = {}
+    for key in ("known_dlls", "os_dlls", "api_set_prefixes"):
+        value = raw.get(key)
+        if not isinstance(value, list) or not all(isinstance(v, str) and v == v.lower() for v in value):
+            raise ValueError(f"{path}: {key} must be a list of lower-case strings")
+        if key not in raw["provenance"]:
+            raise ValueError(f"{path}: {key} has no provenance")
+        lists[key] = value
+    return WindowsDllData(
+        frozenset(lists["known_dlls"]),
+        frozenset(lists["os_dlls"]),
+        tuple(lists["api_set_prefixes"]),
+    )

@@ -11,7 +11,7 @@ names are what each :class:`~dldoctor.model.Resolution` carries:
 1. ``already-loaded``: a module with that base name is already in the process
    (case-insensitive), whatever folder it came from.
 2. ``api-set``: ``api-ms-win-*`` / ``ext-ms-*`` contracts, virtual, never on disk.
-3. ``known-dll``: the KnownDLLs list (``data/windows_dlls.json``, with provenance); always
+3. ``known-dll``: the KnownDLLs list (``conditions/profiles/windows_dlls.json``, with provenance); always
    System32's copy.
 4. folders, depending on ``flags``:
 
@@ -41,13 +41,11 @@ returns FALSE) is only known at run time: the model predicts the binding, not th
 
 from __future__ import annotations
 
-import json
 import ntpath
 from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
-from typing import FrozenSet, List, Sequence, Tuple
+from typing import List, Tuple
 
+from dldoctor.conditions.windows import WindowsDllData, load_windows_dll_data
 from dldoctor.errors import DldoctorError
 from dldoctor.loader.graph import (
     ALREADY_LOADED,
@@ -78,44 +76,6 @@ ERROR_BAD_EXE_FORMAT = 193
 ERROR_DLL_INIT_FAILED = 1114
 
 RUNTIME_ONLY_NOTE = "DllMain results (WinError 1114) are only known at run time; not predicted"
-DATA_FILE = Path(__file__).parent / "data" / "windows_dlls.json"
-
-
-@dataclass(frozen=True)
-class WindowsDllData:
-    """The system DLL lists the model needs (validated at load)."""
-
-    known_dlls: FrozenSet[str]
-    os_dlls: FrozenSet[str]
-    api_set_prefixes: Tuple[str, ...]
-
-
-@lru_cache(maxsize=1)
-def load_windows_dll_data(path: str = str(DATA_FILE)) -> WindowsDllData:
-    """Read and validate ``windows_dlls.json``; a broken file is a loud error."""
-    with open(path, encoding="utf-8") as fh:
-        raw = json.load(fh)
-    if raw.get("schema") != "dldoctor-windows-dlls/1" or not isinstance(
-        raw.get("provenance"), dict
-    ):
-        raise ValueError(f"{path}: unknown schema or no provenance")
-    lists = {}
-    for key in ("known_dlls", "os_dlls", "api_set_prefixes"):
-        value = raw.get(key)
-        if not isinstance(value, list) or not all(
-            isinstance(v, str) and v == v.lower() for v in value
-        ):
-            raise ValueError(f"{path}: {key} must be a list of lower-case strings")
-        if key not in raw["provenance"]:
-            raise ValueError(f"{path}: {key} has no provenance")
-        lists[key] = value
-    return WindowsDllData(
-        frozenset(lists["known_dlls"]),
-        frozenset(lists["os_dlls"]),
-        tuple(lists["api_set_prefixes"]),
-    )
-
-
 @dataclass(frozen=True)
 class WindowsConfig:
     """The process facts that steer the search (folders as the file system view spells them)."""
@@ -170,10 +130,6 @@ class WindowsProcess:
         """``os.add_dll_directory`` / ``AddDllDirectory``."""
         if folder not in self.dll_directories:
             self.dll_directories.append(folder)
-
-    def set_path(self, entries: Sequence[str]) -> None:
-        """Change the process PATH (the loader reads it at every load)."""
-        self.path = tuple(entries)
 
     def module(self, name: str) -> str | None:
         """``GetModuleHandleW(name)`` + ``GetModuleFileNameW``: the loaded file of that name."""
@@ -345,24 +301,3 @@ def parse_flags(text: str) -> int:
     if not 0 <= value <= 0xFFFFFFFF:
         raise DldoctorError(f"--load-flags: out of range: {text!r}")
     return value
-
-
-def conda_dll_directories(prefix: str, path: Sequence[str], enable_path: bool) -> Tuple[str, ...]:
-    """The folders conda's patched CPython adds as DLL directories at start-up.
-
-    From conda's python patch "Add CondaEcosystemModifyDllSearchPath()": the environment's
-    ``Library\\mingw-w64\\bin``, ``Library\\usr\\bin``, ``Library\\bin``, ``Scripts`` and
-    ``bin``; with ``CONDA_DLL_SEARCH_MODIFICATION_ENABLE`` set, every PATH entry as well, which
-    gives PATH back its pre-3.8 role for extension modules.
-    """
-    own = tuple(
-        ntpath.join(prefix, *parts)
-        for parts in (
-            ("Library", "mingw-w64", "bin"),
-            ("Library", "usr", "bin"),
-            ("Library", "bin"),
-            ("Scripts",),
-            ("bin",),
-        )
-    )
-    return own + (tuple(path) if enable_path else ())

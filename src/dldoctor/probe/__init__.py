@@ -10,8 +10,6 @@ from __future__ import annotations
 from dldoctor.probe.api import DEFAULT_TIMEOUT, run_probes
 from dldoctor.probe.findings import probe_findings
 from dldoctor.probe.model import (
-    GpuDevice,
-    GpuInfo,
     ImportProbe,
     LoadedLibrary,
     OrderConflict,
@@ -22,8 +20,6 @@ from dldoctor.probe.model import (
 
 __all__ = [
     "DEFAULT_TIMEOUT",
-    "GpuDevice",
-    "GpuInfo",
     "ImportProbe",
     "LoadedLibrary",
     "OrderConflict",

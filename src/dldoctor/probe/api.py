@@ -11,7 +11,6 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from dldoctor.interpreter import resolve_python
-from dldoctor.probe.gpu import GpuSource, collect_gpu
 from dldoctor.probe.imports import (
     find_conflicts,
     import_probe_from_run,
@@ -21,7 +20,6 @@ from dldoctor.probe.imports import (
 )
 from dldoctor.probe.loaded import LIBSTDCXX, read_glibcxx_level, system_libstdcxx
 from dldoctor.probe.model import (
-    GpuInfo,
     ImportProbe,
     ProbeReport,
     SpawnCheck,
@@ -30,6 +28,8 @@ from dldoctor.probe.model import (
 )
 from dldoctor.probe.owners import OwnerIndex, build_owner_index
 from dldoctor.probe.runner import ChildRun, child_env, run_child
+from dldoctor.snapshot.model import Gpu
+from dldoctor.snapshot.nvidia import GpuSource, query_driver
 
 DEFAULT_TIMEOUT = 60.0
 _PLATFORMS = {"linux": "linux", "win32": "windows", "cygwin": "windows", "darwin": "macos"}
@@ -111,12 +111,12 @@ def run_probes(python: Optional[str] = None, modules: Sequence[str] = (), orders
     environ = child_env(env)
     errors: List[str] = []
     with ThreadPoolExecutor(max_workers=max(2, (os.cpu_count() or 2) + 1)) as pool:
-        gpu_future: Optional[Future[GpuInfo]] = (
-            pool.submit(collect_gpu, gpu_source) if gpu else None)
+        gpu_future: Optional[Future[Gpu]] = (
+            pool.submit(query_driver, gpu_source) if gpu else None)
         mods = [m.strip() for m in modules if m.strip()]
         found_runs: List[ChildRun] = []
         if not mods:
-            from dldoctor.probe.data import probe_data
+            from dldoctor.conditions.probe import probe_data
 
             data = probe_data()
             names = [*data.frameworks, *data.troublemakers]
@@ -135,7 +135,7 @@ def run_probes(python: Optional[str] = None, modules: Sequence[str] = (), orders
         def submit(mode: str, payload: Dict[str, Any]) -> Future[ChildRun]:
             return pool.submit(run_child, exe, mode, payload, timeout, environ, cwd)
 
-        from dldoctor.probe.data import probe_data as _data
+        from dldoctor.conditions.probe import probe_data as _data
 
         watch = list(_data().frameworks)
         def owner_index() -> OwnerIndex:
@@ -148,7 +148,7 @@ def run_probes(python: Optional[str] = None, modules: Sequence[str] = (), orders
                        for seq in sequences]
         pair_futs = [submit("import", {"modules": list(p), "watch": watch}) for p in pair_list]
         spawn_fut = submit("spawn", {"dataloader": "torch" in singles}) if spawn else None
-        info = gpu_future.result() if gpu_future is not None else GpuInfo(False, error="skipped")
+        info = gpu_future.result() if gpu_future is not None else Gpu(False, source="none", error="skipped")
         gpu_fut = submit("gpu", {}) if info.driver_present and "torch" in singles else None
         import_runs = [f.result() for f in import_futs]
         pair_runs = [f.result() for f in pair_futs]

@@ -6,25 +6,23 @@ facts come from the snapshot instead; otherwise the probe report alone is enough
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from dldoctor import conditions
+from dldoctor.conditions.probe import arch_supported, min_driver, version_key
 from dldoctor.model import Diagnosis, Evidence, Finding, Severity
-from dldoctor.probe.data import min_driver, version_key
-from dldoctor.probe.gpu import arch_supported
 from dldoctor.probe.loaded import duplicate_openmp, older_libstdcxx, replaced_copies
 from dldoctor.probe.model import (
     OK,
-    GpuDevice,
-    GpuInfo,
     ImportProbe,
     LoadedLibrary,
     ModuleFacts,
     ProbeReport,
 )
 from dldoctor.redact import redact_home
-from dldoctor.snapshot.model import Snapshot
+from dldoctor.snapshot.model import Gpu, Snapshot
 
 
 def _lib(lib: Optional[LoadedLibrary]) -> str:
@@ -178,21 +176,12 @@ def _torch_facts(report: ProbeReport) -> Optional[ModuleFacts]:
     return None
 
 
-def _gpu_info(report: ProbeReport, snapshot: Optional[Snapshot]) -> GpuInfo:
+def _gpu_info(report: ProbeReport, snapshot: Optional[Snapshot]) -> Gpu:
     """The probe's own driver facts, or the snapshot's when the probe skipped the query."""
     if report.gpu.error != "skipped" or snapshot is None:
         return report.gpu
     g = snapshot.host.gpu
-    devices = tuple(GpuDevice(i, d.name, d.memory_mib, _cap(d.compute_capability))
-                    for i, d in enumerate(g.devices))
-    return GpuInfo(g.driver_present, g.driver_version, g.cuda_driver_version, devices,
-                   f"snapshot ({g.source})", "" if g.driver_present else g.source)
-
-
-def _cap(text: Optional[str]) -> Optional[Tuple[int, int]]:
-    parts = (text or "").split(".")
-    return (int(parts[0]), int(parts[1])) if len(parts) == 2 and all(
-        p.isdigit() for p in parts) else None
+    return replace(g, source=f"snapshot ({g.source})", error="" if g.driver_present else g.source)
 
 
 def _gpu_findings(report: ProbeReport, snapshot: Optional[Snapshot] = None) -> List[Finding]:

@@ -14,7 +14,7 @@ import re
 import signal
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from dldoctor.probe.data import probe_data
+from dldoctor.conditions.probe import probe_data
 from dldoctor.probe.model import (
     BROKEN,
     CRASH,

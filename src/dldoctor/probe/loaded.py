@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-from dldoctor.probe.data import probe_data
+from dldoctor.conditions.probe import probe_data
 from dldoctor.probe.imports import library_key
 from dldoctor.probe.model import ImportProbe, LoadedLibrary
 

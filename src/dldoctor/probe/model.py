@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, Optional, Tuple
 
+from dldoctor.snapshot.model import Gpu
+
 OK, ERROR, CRASH, TIMEOUT, BROKEN = "ok", "error", "crash", "timeout", "broken"
 
 
@@ -87,26 +89,6 @@ class OrderConflict:
 
 
 @dataclass(frozen=True)
-class GpuDevice:
-    index: int
-    name: str = ""
-    memory_mib: Optional[int] = None
-    capability: Optional[Tuple[int, int]] = None
-
-
-@dataclass(frozen=True)
-class GpuInfo:
-    """The NVIDIA driver as seen from outside any framework (NVML or nvidia-smi)."""
-
-    driver_present: bool
-    driver_version: Optional[str] = None
-    cuda_version: Optional[str] = None  # newest CUDA the driver supports ("CUDA Version: 12.4")
-    devices: Tuple[GpuDevice, ...] = ()
-    source: str = "none"  # nvml | nvidia-smi | none
-    error: str = ""
-
-
-@dataclass(frozen=True)
 class TorchDevice:
     index: int
     name: str = ""
@@ -145,7 +127,7 @@ class ProbeReport:
     imports: Tuple[ImportProbe, ...] = ()
     pairs: Tuple[ImportProbe, ...] = ()
     conflicts: Tuple[OrderConflict, ...] = ()
-    gpu: GpuInfo = field(default_factory=lambda: GpuInfo(False))
+    gpu: Gpu = field(default_factory=lambda: Gpu(False, source="none"))  # the driver, from outside
     torch_cuda: Optional[TorchCuda] = None
     spawn: Tuple[SpawnCheck, ...] = ()
     owners_natives: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()  # dist -> its native libs

@@ -1,9 +1,9 @@
 """NVIDIA driver facts of the host for the Snapshot, learned without loading CUDA.
 
 The driver is the one thing CI and most developer machines cannot have, so it is reached
-through one narrow seam: ``dldoctor.probe.gpu`` (NVML, else ``nvidia-smi``; its
-``GpuSource`` is what tests replace). This module only adapts that answer to the Snapshot
-and adds the file-only fallbacks for a driver whose tools are missing:
+through one narrow seam: :mod:`dldoctor.snapshot.nvidia` (NVML, else ``nvidia-smi``; its
+``GpuSource`` is what tests replace). This module adds the file-only fallbacks for a driver
+whose tools are missing:
 ``/proc/driver/nvidia/version`` on Linux, ``System32\\nvcuda.dll`` on Windows.
 """
 
@@ -13,8 +13,8 @@ import os
 import re
 from typing import Optional
 
-from dldoctor.probe import gpu as probe_gpu
-from dldoctor.snapshot.model import Gpu, GpuDevice
+from dldoctor.snapshot import nvidia
+from dldoctor.snapshot.model import Gpu
 
 PROC_VERSION = "/proc/driver/nvidia/version"
 _NVRM = re.compile(r"NVRM version:.*?Kernel Module(?:\s+for\s+\S+)?\s+([0-9]+(?:\.[0-9]+)+)")
@@ -26,16 +26,12 @@ def parse_proc_version(text: str) -> Optional[str]:
     return m.group(1) if m else None
 
 
-def collect_gpu(system: str, source: Optional[probe_gpu.GpuSource] = None, root: str = "/") -> Gpu:
+def collect_gpu(system: str, source: Optional[nvidia.GpuSource] = None, root: str = "/") -> Gpu:
     """The host's NVIDIA driver and devices, or why none was found."""
     if system != "macos":
-        info = probe_gpu.collect_gpu(source)
+        info = nvidia.query_driver(source)
         if info.driver_present:
-            devices = tuple(
-                GpuDevice(d.name, d.memory_mib, f"{d.capability[0]}.{d.capability[1]}" if d.capability else None)
-                for d in info.devices
-            )
-            return Gpu(True, info.driver_version, info.cuda_version, devices, info.source)
+            return info
     if system == "linux":
         try:
             with open(os.path.join(root, PROC_VERSION.lstrip("/")), encoding="utf-8", errors="replace") as fh:

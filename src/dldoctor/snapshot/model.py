@@ -18,20 +18,34 @@ T = TypeVar("T")
 
 @dataclasses.dataclass(frozen=True)
 class GpuDevice:
+    """One NVIDIA device as the driver reports it (NVML or ``nvidia-smi``): the one device
+    type of the snapshot, the probes and the checks."""
+
     name: str
     memory_mib: Optional[int] = None
-    compute_capability: Optional[str] = None
+    compute_capability: Optional[str] = None  # "8.6"; a string so snapshot files stay plain JSON
+    index: int = 0
+
+    @property
+    def capability(self) -> Optional[Tuple[int, int]]:
+        """``(8, 6)`` from ``"8.6"``; None when unknown or malformed."""
+        parts = (self.compute_capability or "").split(".")
+        if len(parts) == 2 and all(p.isdigit() for p in parts):
+            return int(parts[0]), int(parts[1])
+        return None
 
 
 @dataclasses.dataclass(frozen=True)
 class Gpu:
-    """NVIDIA driver facts. ``source`` says how they were learned (or why not)."""
+    """NVIDIA driver facts. ``source`` says how they were learned (NVML, nvidia-smi, a file) or
+    why none was found; ``error`` why the driver could not be asked ("skipped": not asked)."""
 
     driver_present: bool = False
     driver_version: Optional[str] = None
-    cuda_driver_version: Optional[str] = None
+    cuda_driver_version: Optional[str] = None  # newest CUDA the driver supports ("12.4")
     devices: Tuple[GpuDevice, ...] = ()
     source: str = "not checked"
+    error: str = ""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -13,7 +13,7 @@ import shutil
 import subprocess
 from typing import Any, List, Optional, Protocol, Sequence, Tuple
 
-from dldoctor.probe.model import GpuDevice, GpuInfo
+from dldoctor.snapshot.model import Gpu, GpuDevice
 
 QUERY = "index,name,driver_version,memory.total,compute_cap"
 QUERY_OLD = "index,name,driver_version,memory.total"  # drivers < 510 lack compute_cap
@@ -26,7 +26,7 @@ _MIB = re.compile(r"^\s*(\d+)\s*MiB\s*$")
 class GpuSource(Protocol):
     """The narrow seam to the driver; swap it in tests or on other machines."""
 
-    def nvml(self) -> Optional[GpuInfo]:
+    def nvml(self) -> Optional[Gpu]:
         """Facts through NVML, or None when NVML (or nvidia-ml-py) is not usable."""
 
     def nvidia_smi(self, args: Sequence[str]) -> Optional[Tuple[int, str]]:
@@ -46,9 +46,9 @@ def parse_smi_header(text: str) -> Tuple[Optional[str], Optional[str]]:
     return (m2.group("driver"), None) if m2 else (None, None)
 
 
-def _capability(text: str) -> Optional[Tuple[int, int]]:
+def _capability(text: str) -> Optional[str]:
     m = re.match(r"^\s*(\d+)\.(\d+)\s*$", text)
-    return (int(m.group(1)), int(m.group(2))) if m else None
+    return f"{int(m.group(1))}.{int(m.group(2))}" if m else None
 
 
 def parse_smi_csv(text: str) -> Tuple[Optional[str], Tuple[GpuDevice, ...]]:
@@ -73,9 +73,8 @@ def parse_smi_csv(text: str) -> Tuple[Optional[str], Tuple[GpuDevice, ...]]:
         driver = driver or (row.get("driver_version") or None)
         index = int(row["index"]) if row.get("index", "").isdigit() else pos
         mem = _MIB.match(row.get("memory.total", ""))
-        devices.append(GpuDevice(index, row.get("name", ""),
-                                 int(mem.group(1)) if mem else None,
-                                 _capability(row.get("compute_cap", ""))))
+        devices.append(GpuDevice(row.get("name", ""), int(mem.group(1)) if mem else None,
+                                 _capability(row.get("compute_cap", "")), index))
     return driver, tuple(devices)
 
 
@@ -90,7 +89,7 @@ class SystemGpuSource:
     def __init__(self, timeout: float = 10.0) -> None:
         self.timeout = timeout
 
-    def nvml(self) -> Optional[GpuInfo]:
+    def nvml(self) -> Optional[Gpu]:
         try:
             import pynvml  # type: ignore[import-not-found,unused-ignore]
         except ImportError:
@@ -110,11 +109,11 @@ class SystemGpuSource:
                 name = nv.nvmlDeviceGetName(handle)
                 mem = nv.nvmlDeviceGetMemoryInfo(handle)
                 major, minor = nv.nvmlDeviceGetCudaComputeCapability(handle)
-                devices.append(GpuDevice(i, name.decode() if isinstance(name, bytes) else str(name),
-                                         int(mem.total) // (1024 * 1024), (int(major), int(minor))))
-            return GpuInfo(True, driver, cuda, tuple(devices), "nvml")
+                devices.append(GpuDevice(name.decode() if isinstance(name, bytes) else str(name),
+                                         int(mem.total) // (1024 * 1024), f"{int(major)}.{int(minor)}", i))
+            return Gpu(True, driver, cuda, tuple(devices), "nvml")
         except Exception as exc:
-            return GpuInfo(True, None, None, (), "nvml", error=f"NVML: {exc}")
+            return Gpu(True, None, None, (), "nvml", error=f"NVML: {exc}")
         finally:
             try:
                 nv.nvmlShutdown()
@@ -133,20 +132,20 @@ class SystemGpuSource:
         return done.returncode, (done.stdout + done.stderr).decode("utf-8", errors="replace")
 
 
-def collect_gpu(source: Optional[GpuSource] = None) -> GpuInfo:
-    """What the driver says; ``GpuInfo(driver_present=False)`` when there is none."""
+def query_driver(source: Optional[GpuSource] = None) -> Gpu:
+    """What the driver says; ``Gpu(driver_present=False)`` when there is none."""
     src = source if source is not None else SystemGpuSource()
     info = src.nvml()
     if info is not None and info.driver_version:
         return info
     header = src.nvidia_smi(())
     if header is None:
-        return GpuInfo(False, error="no NVIDIA driver (nvidia-smi not found, NVML not usable)")
+        return Gpu(False, source="none", error="no NVIDIA driver (nvidia-smi not found, NVML not usable)")
     status, text = header
     driver, cuda = parse_smi_header(text)
     if status != 0 or driver is None:
         first = text.strip().splitlines()[0] if text.strip() else f"exit {status}"
-        return GpuInfo(False, source="nvidia-smi", error=f"nvidia-smi failed: {first}"[:300])
+        return Gpu(False, source="nvidia-smi", error=f"nvidia-smi failed: {first}"[:300])
     devices: Tuple[GpuDevice, ...] = ()
     for query in (QUERY, QUERY_OLD):
         out = src.nvidia_smi((f"--query-gpu={query}", "--format=csv,noheader=false"))
@@ -154,26 +153,4 @@ def collect_gpu(source: Optional[GpuSource] = None) -> GpuInfo:
             _, devices = parse_smi_csv(out[1])
             if devices:
                 break
-    return GpuInfo(True, driver, cuda, devices, "nvidia-smi")
-
-
-def arch_supported(capability: Tuple[int, int], arch_list: Sequence[str]) -> bool:
-    """Can a build with ``arch_list`` (torch.cuda.get_arch_list()) run on ``capability``?
-
-    CUDA binary compatibility: a cubin for sm_XY runs on X.Z with Z >= Y (same major); PTX
-    for compute_XY is JIT-compiled for any device >= X.Y. Arch-specific cubins (sm_90a,
-    sm_100f) run only on their own major. An empty list (unknown) is not held against it.
-    """
-    if not arch_list:
-        return True
-    major, minor = capability
-    for arch in arch_list:
-        m = re.match(r"^(sm|compute)_(\d+?)(\d)([af]?)$", arch.strip())
-        if not m:
-            continue
-        a_major, a_minor, kind = int(m.group(2)), int(m.group(3)), m.group(1)
-        if kind == "sm" and a_major == major and a_minor <= minor:
-            return True
-        if kind == "compute" and not m.group(4) and (a_major, a_minor) <= (major, minor):
-            return True
-    return False
+    return Gpu(True, driver, cuda, devices, "nvidia-smi")

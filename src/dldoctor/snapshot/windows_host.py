@@ -218,7 +218,7 @@ def collect_windows_host(
     list_dir: Callable[[str], Iterable[str]] = os.listdir,
 ) -> WindowsHost:
     """Every Windows host fact, from a registry ``reader`` and the local file system."""
-    from dldoctor.foreign.profiles import load_vc_runtime
+    from dldoctor.conditions.windows import load_vc_runtime
 
     errors: List[str] = []
     memory = _read(reader, MEMORY_KEY, errors)

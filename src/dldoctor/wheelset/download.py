@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import List, Optional
 
 from dldoctor.errors import DldoctorError
-from dldoctor.foreign.extract import cache_root
+from dldoctor.wheelset.extract import cache_root
 
 TIMEOUT_S = 1800.0
 DONE = ".complete"

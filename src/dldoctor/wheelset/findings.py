@@ -8,14 +8,13 @@ from typing import Dict, Iterator, List, Optional, Tuple
 from packaging.version import InvalidVersion, Version
 
 from dldoctor.checks import finding
-from dldoctor.checks.windows import host_data
-from dldoctor.foreign.imports import Analysis, Conflict
-from dldoctor.foreign.install import VirtualInstall
-from dldoctor.foreign.profiles import load_vc_runtime, version_tuple
-from dldoctor.foreign.tree import PYTHON, SYSTEM, VirtualFile
+from dldoctor.conditions.windows import host_data, load_vc_runtime, version_tuple
 from dldoctor.loader.graph import WRONG_ARCHITECTURE
 from dldoctor.model import Finding, Severity
 from dldoctor.snapshot.model import Snapshot
+from dldoctor.wheelset.imports import Analysis, Conflict
+from dldoctor.wheelset.install import VirtualInstall
+from dldoctor.wheelset.tree import PYTHON, SYSTEM, VirtualFile
 
 # The slugs this simulation answers for a wheel set (snapshot checks of these are not run).
 SLUGS = (

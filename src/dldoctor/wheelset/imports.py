@@ -25,11 +25,11 @@ import ntpath
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from dldoctor.foreign.install import VirtualInstall
-from dldoctor.foreign.tree import VirtualFile
-from dldoctor.foreign.wheel import Wheel
 from dldoctor.loader.graph import NOT_FOUND, WRONG_ARCHITECTURE
 from dldoctor.loader.windows import CPYTHON_EXTENSION_FLAGS, LoadOutcome, WindowsConfig, WindowsProcess
+from dldoctor.wheelset.install import VirtualInstall
+from dldoctor.wheelset.tree import VirtualFile
+from dldoctor.wheelset.wheel import Wheel
 
 MAX_PAIR_DISTS = 6  # ordered pairs simulated per conflicting name
 

@@ -20,11 +20,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from dldoctor._version import __version__
-from dldoctor.foreign.extract import HeaderCache
-from dldoctor.foreign.profiles import SystemProfile, load_profile, load_vc_runtime
-from dldoctor.foreign.tree import PYTHON, SYSTEM, VirtualFile, VirtualTree, stub
-from dldoctor.foreign.wheel import Layout, Wheel, read_text_member, read_wheel
-from dldoctor.loader.windows import load_windows_dll_data
+from dldoctor.conditions.windows import SystemProfile, load_profile, load_vc_runtime, load_windows_dll_data
 from dldoctor.snapshot.model import (
     Distribution,
     Framework,
@@ -37,6 +33,9 @@ from dldoctor.snapshot.model import (
     WindowsHost,
     from_jsonable,
 )
+from dldoctor.wheelset.extract import HeaderCache
+from dldoctor.wheelset.tree import PYTHON, SYSTEM, VirtualFile, VirtualTree, stub
+from dldoctor.wheelset.wheel import Layout, Wheel, read_text_member, read_wheel
 
 VIRTUAL_INSTALLER = "dldoctor-virtual"
 

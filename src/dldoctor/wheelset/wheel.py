@@ -4,7 +4,7 @@ pip's layout (the wheel spec, "Installing a wheel"): root members go to purelib 
 (both site-packages in a venv), ``<name>-<ver>.data/<scheme>/...`` members go to that scheme's
 folder (purelib/platlib: site-packages, scripts: Scripts, data: the prefix itself, headers:
 Include\\<name>). Only the zip's central directory is read here; member data is read only for
-native libraries (:mod:`dldoctor.foreign.extract`) and a few small text files.
+native libraries (:mod:`dldoctor.wheelset.extract`) and a few small text files.
 """
 
 from __future__ import annotations

@@ -52,8 +52,8 @@ def real_version(wheel: str, member: str) -> str:
 
 def main() -> None:
     sys.path.insert(0, str(ROOT / "src"))
-    from dldoctor.foreign.install import install, snapshot_of
     from dldoctor.snapshot.model import CudaToolkit, DisplayAdapter, Gpu, GpuDevice, PagingFile, SystemDll
+    from dldoctor.wheelset.install import install, snapshot_of
 
     wheels = [w for w in download() if not Path(w).name.startswith("numpy")]
     numpy = next(str(p) for p in CACHE.glob("numpy-*.whl"))
