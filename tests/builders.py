@@ -30,21 +30,7 @@ def snapshot(base: Optional[Snapshot] = None, **changes: Any) -> Snapshot:
     ``snapshot(host__os="windows", host__gpu=Gpu(True, "560.94"), windows__tdr_delay=8)``.
     A nested value that is None (``windows``) is created from its type's defaults first.
     """
-    snap = base if base is not None else Snapshot()
-    nested: Dict[str, Dict[str, Any]] = {}
-    for key, value in changes.items():
-        field, _, rest = key.partition("__")
-        if rest:
-            nested.setdefault(field, {})[rest] = value
-        else:
-            snap = dataclasses.replace(snap, **{field: value})
-    for field, inner in nested.items():
-        current = getattr(snap, field)
-        if current is None:
-            kind = {f.name: f.type for f in dataclasses.fields(Snapshot)}[field]
-            current = _type_of(kind)()
-        snap = dataclasses.replace(snap, **{field: _replace_deep(current, inner)})
-    return snap
+    return _replace_deep(base if base is not None else Snapshot(), changes)  # type: ignore[no-any-return]
 
 
 def _replace_deep(value: Any, changes: Dict[str, Any]) -> Any:
@@ -56,8 +42,12 @@ def _replace_deep(value: Any, changes: Dict[str, Any]) -> Any:
             deeper.setdefault(field, {})[rest] = v
         else:
             direct[field] = v
+    types = {f.name: f.type for f in dataclasses.fields(value)}
     for field, inner in deeper.items():
-        direct[field] = _replace_deep(getattr(value, field), inner)
+        current = getattr(value, field)
+        if current is None:
+            current = _type_of(types[field])()
+        direct[field] = _replace_deep(current, inner)
     return dataclasses.replace(value, **direct)
 
 

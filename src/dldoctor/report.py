@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from dldoctor.checks import resolve_selection, run_checks
-from dldoctor.checks.frameworks import cuda_of
 from dldoctor.model import CheckResult, Evidence, Finding, Report
 from dldoctor.snapshot.model import Snapshot
 
@@ -17,7 +16,7 @@ def headline_facts(snap: Snapshot) -> List[Evidence]:
         Evidence("platform", f"{h.os} {h.os_release} {h.machine}" + (f", {h.libc}" if h.libc else "")),
     ]
     for fw in snap.frameworks:
-        cuda = cuda_of(fw)
+        cuda = fw.cuda
         build = f"CUDA {cuda}" if cuda else ("CPU" if cuda is None else "build unknown")
         facts.append(Evidence(fw.name, f"{fw.version} ({build}) from {fw.dist}"))
     gpu = h.gpu

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from dldoctor.checks import run_checks
-from dldoctor.checks.frameworks import _check_known_bad, known_bad_releases
+from dldoctor.checks.frameworks import _check_known_bad
+from dldoctor.conditions.releases import known_bad_releases
 from dldoctor.snapshot import gpu as gpu_mod
 from dldoctor.snapshot.collect import collect_snapshot
 from dldoctor.snapshot.model import Gpu, GpuDevice, Snapshot

@@ -1,32 +1,32 @@
 """The check registry: small pure functions ``Snapshot -> Iterable[Finding]``.
 
 A check is registered for one condition slug (Django's system-check habit): it returns
-findings, never prints, never touches the machine. ``run_checks`` runs every registered
-check, so a crash in one check is reported as a collection error, not a dead doctor.
+findings, never prints, never touches the machine. Every public module of this package
+(``checks/<topic>.py``; helpers start with ``_``) is imported to register its checks, so a
+new check module needs no list to be added to; a check registered for a slug that is not a
+condition fails at load. ``run_checks`` runs every registered check, so a crash in one check
+is reported as a finding, not a dead doctor.
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterable, List, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from dldoctor import conditions
+from dldoctor.conditions import DataError
 from dldoctor.errors import DldoctorError
 from dldoctor.model import CheckResult, Condition, Evidence, Finding, Severity
 from dldoctor.snapshot.model import Snapshot
 
 CheckFn = Callable[[Snapshot], Iterable[Finding]]
 
-# Modules holding checks; importing them registers their functions.
-CHECK_MODULES = (
-    "dldoctor.checks.environment",
-    "dldoctor.checks.installs",
-    "dldoctor.checks.paths",
-    "dldoctor.checks.frameworks",
-    "dldoctor.checks.native",
-    "dldoctor.checks.windows",
-)
+
+def check_modules() -> Tuple[str, ...]:
+    """Every module that holds checks: the package's modules whose names do not start with _."""
+    return tuple(sorted(f"{__name__}.{m.name}" for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")))
 
 
 @dataclass(frozen=True)
@@ -44,23 +44,27 @@ def _always(_: Snapshot) -> str:
 
 
 def check(slug: str, applies: Callable[[Snapshot], str] = _always) -> Callable[[CheckFn], CheckFn]:
-    """Register ``fn`` as the check for condition ``slug`` (which must exist in the data)."""
-    conditions.get(slug)  # KeyError at import time for a typo
+    """Register ``fn`` as the check for condition ``slug`` (which must exist in the data).
+
+    ``applies(snapshot)`` returns "" when the check applies, else why it was skipped
+    ("not a Windows snapshot"): the report then says "not applicable" instead of "passed"."""
 
     def deco(fn: CheckFn) -> CheckFn:
-        _REGISTRY.setdefault(slug, []).append(Registered(slug, fn, applies))
+        if not conditions.exists(slug):
+            raise DataError(
+                f"check {fn.__module__}.{fn.__name__} is registered for {slug!r}, which is no condition "
+                "in conditions.toml (a typo? `dldoctor rules` lists them; a new condition needs its entry first)"
+            )
+        _REGISTRY.setdefault(conditions.get(slug).slug, []).append(Registered(slug, fn, applies))
         return fn
 
     return deco
 
 
 def registry() -> Dict[str, List[Registered]]:
-    for mod in CHECK_MODULES:
-        try:
-            importlib.import_module(mod)
-        except ModuleNotFoundError as exc:
-            if exc.name != mod:
-                raise
+    """slug -> its registered checks, after importing every check module."""
+    for mod in check_modules():
+        importlib.import_module(mod)
     return _REGISTRY
 
 
@@ -69,19 +73,26 @@ def finding(
     message: str,
     evidence: Iterable[Tuple[str, str]] = (),
     fix: str = "",
-    snapshot: Snapshot | None = None,
-    severity: Severity | None = None,
+    snapshot: Optional[Snapshot] = None,
+    severity: Optional[Severity] = None,
+    *,
+    platform: Optional[str] = None,
+    observed: bool = False,
 ) -> Finding:
-    """Build a Finding for ``slug``; the fix defaults to the condition's fix for the platform."""
+    """The one way to build a Finding for ``slug`` (checks, probes and the wheel-set simulator).
+
+    The fix defaults to the condition's fix for the platform (``platform``, else the
+    snapshot's OS); ``observed`` marks what a probe saw happen rather than predicted."""
     cond = conditions.get(slug)
     if not fix:
-        fix = cond.fix_for(snapshot.host.os if snapshot else "any")
+        fix = cond.fix_for(platform or (snapshot.host.os if snapshot else "any"))
     return Finding(
         condition=cond,
         message=message,
         evidence=tuple(Evidence(k, v) for k, v in evidence),
         fix=fix,
         severity=severity,
+        observed=observed,
     )
 
 

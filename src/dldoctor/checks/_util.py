@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ntpath
 import posixpath
-import re
 from types import ModuleType
 
 from dldoctor.snapshot.model import Snapshot
@@ -34,8 +33,3 @@ def env_of_interpreter(snapshot: Snapshot, exe: str) -> str:
     if mod.basename(folder).lower() in ("bin", "scripts"):
         folder = mod.dirname(folder)
     return norm(snapshot, folder)
-
-
-def canonical(name: str) -> str:
-    """PEP 503 normalised distribution name."""
-    return re.sub(r"[-_.]+", "-", name).lower()

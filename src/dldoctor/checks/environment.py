@@ -7,7 +7,7 @@ from typing import Iterable, Iterator, List, Optional, Set, Tuple
 from packaging.tags import Tag, compatible_tags, cpython_tags, generic_tags, mac_platforms, parse_tag
 
 from dldoctor.checks import check, finding
-from dldoctor.checks._util import canonical, env_of_interpreter, is_within
+from dldoctor.checks._util import env_of_interpreter, is_within
 from dldoctor.model import Finding
 from dldoctor.snapshot.model import Snapshot
 
@@ -145,7 +145,3 @@ def unsupported_python(snap: Snapshot) -> Iterator[Finding]:
             f"{d.name}=={d.version}  (or use a Python version {d.name} publishes wheels for).",
             snapshot=snap,
         )
-
-
-def framework_dist_names(snap: Snapshot) -> Set[str]:
-    return {canonical(f.dist) for f in snap.frameworks}

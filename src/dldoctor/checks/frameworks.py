@@ -2,64 +2,22 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Tuple
 
-from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.specifiers import SpecifierSet
+from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from dldoctor.checks import check, finding
-from dldoctor.checks._util import canonical
-from dldoctor.conditions import DataError, load_toml
+from dldoctor.conditions.releases import known_bad_releases
 from dldoctor.model import Finding
-from dldoctor.snapshot.model import Framework, Snapshot
-
-
-@lru_cache(maxsize=1)
-def known_bad_releases() -> Tuple[Dict[str, Any], ...]:
-    """known_versions.toml, validated: every entry needs a specifier, platforms and a source."""
-    data = load_toml("known_versions.toml")
-    out = []
-    for raw in data.get("release", []):
-        for key in ("dist", "specifier", "platforms", "symptom", "good", "source"):
-            if key not in raw:
-                raise DataError(f"known_versions.toml: entry {raw.get('dist')} lacks {key!r}")
-        try:
-            SpecifierSet(raw["specifier"])
-        except InvalidSpecifier as exc:
-            raise DataError(f"known_versions.toml: {exc}") from None
-        if not str(raw["source"]).startswith("https://"):
-            raise DataError("known_versions.toml: source must be an https URL")
-        out.append(dict(raw))
-    return tuple(out)
-
-
-@lru_cache(maxsize=1)
-def cuda_keys() -> Dict[str, str]:
-    return {f["name"]: f.get("cuda_key", "") for f in load_toml("frameworks.toml")["framework"]}
-
-
-def cuda_of(fw: Framework) -> Optional[str]:
-    """The CUDA version a framework was built for, None for a CPU build, "" if unknown."""
-    if fw.file is None:
-        return ""
-    key = cuda_keys().get(fw.name, "")
-    if fw.name == "onnxruntime" and "gpu" not in str(fw.values.get("package_name", "")):
-        return None
-    if fw.name == "tensorflow" and fw.values.get("is_cuda_build") is False:
-        return None
-    if not key:
-        return ""
-    value = fw.values.get(key)
-    if value in (None, False, "False", "", "None", "OFF"):
-        return None
-    return str(value)
+from dldoctor.snapshot.model import Snapshot
 
 
 def _check_known_bad(snap: Snapshot, releases: Tuple[Dict[str, Any], ...]) -> Iterator[Finding]:
     for d in snap.distributions:
         for rel in releases:
-            if canonical(d.name) != canonical(rel["dist"]) or snap.host.os not in rel["platforms"]:
+            if canonicalize_name(d.name) != canonicalize_name(rel["dist"]) or snap.host.os not in rel["platforms"]:
                 continue
             try:
                 hit = SpecifierSet(rel["specifier"]).contains(Version(d.version), prereleases=True)
@@ -89,7 +47,7 @@ def gpu_build_without_gpu(snap: Snapshot) -> Iterator[Finding]:
     if snap.host.gpu.driver_present:
         return
     for fw in snap.frameworks:
-        cuda = cuda_of(fw)
+        cuda = fw.cuda
         if cuda:
             yield finding(
                 "gpu-build-without-gpu",
@@ -106,7 +64,7 @@ def cpu_only_build(snap: Snapshot) -> Iterator[Finding]:
         return
     names = ", ".join(d.name for d in gpu.devices) or "an NVIDIA GPU"
     for fw in snap.frameworks:
-        if cuda_of(fw) is None and not fw.values.get("hip"):
+        if fw.cuda is None and not fw.values.get("hip"):
             yield finding(
                 "cpu-only-build",
                 f"{fw.dist} {fw.version} is a CPU-only build, but {names} is present",

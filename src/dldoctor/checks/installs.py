@@ -4,24 +4,19 @@ from __future__ import annotations
 
 from typing import Dict, Iterator, List
 
+from packaging.utils import canonicalize_name
+
 from dldoctor.checks import check, finding
-from dldoctor.checks._util import canonical
-from dldoctor.conditions import load_toml
+from dldoctor.conditions.frameworks import conda_names
 from dldoctor.model import Finding, Severity
 from dldoctor.snapshot.model import Distribution, Snapshot
-
-
-def conda_names() -> Dict[str, List[str]]:
-    """pip name -> conda package names that install the same files (torch is pytorch)."""
-    raw = load_toml("frameworks.toml").get("conda_names", {})
-    return {canonical(k): [canonical(x) for x in v] for k, v in raw.items()}
 
 
 @check("duplicate-install")
 def duplicate_install(snap: Snapshot) -> Iterator[Finding]:
     groups: Dict[str, List[Distribution]] = {}
     for d in snap.distributions:
-        groups.setdefault(canonical(d.name), []).append(d)
+        groups.setdefault(canonicalize_name(d.name), []).append(d)
     for dists in groups.values():
         editable = {d.version for d in dists if d.editable}
         # An editable install's build leaves NAME.egg-info in the source folder it puts on
@@ -44,7 +39,7 @@ def duplicate_install(snap: Snapshot) -> Iterator[Finding]:
     for d in snap.distributions:
         if d.installer.strip().lower() != "pip":
             continue
-        names = {canonical(d.name), *aliases.get(canonical(d.name), [])}
+        names = {canonicalize_name(d.name), *aliases.get(canonicalize_name(d.name), [])}
         hit = sorted(names & conda)
         if hit:
             yield finding(

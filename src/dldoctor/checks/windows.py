@@ -14,8 +14,7 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 from packaging.version import InvalidVersion, Version
 
 from dldoctor.checks import check, finding
-from dldoctor.checks._util import canonical, norm, pathmod
-from dldoctor.checks.frameworks import cuda_of
+from dldoctor.checks._util import norm, pathmod
 from dldoctor.conditions.windows import host_data, load_vc_runtime, version_tuple
 from dldoctor.model import Finding, Severity
 from dldoctor.snapshot.model import DisplayAdapter, Framework, Snapshot, WindowsHost
@@ -39,7 +38,7 @@ def _dl_frameworks(snap: Snapshot) -> List[Framework]:
 
 
 def _cuda_frameworks(snap: Snapshot) -> List[Tuple[Framework, str]]:
-    return [(f, c) for f in snap.frameworks if (c := cuda_of(f))]
+    return [(f, c) for f in snap.frameworks if (c := f.cuda)]
 
 
 def _base(snap: Snapshot, path: str) -> str:
@@ -69,13 +68,13 @@ def _provided(snap: Snapshot, requester: str, name: str) -> bool:
 
 
 def _version_of(snap: Snapshot, dist: str) -> Optional[Version]:
-    for d in snap.distributions:
-        if canonical(d.name) == canonical(dist):
-            try:
-                return Version(d.version)
-            except InvalidVersion:
-                return None
-    return None
+    d = snap.distribution(dist)
+    if d is None:
+        return None
+    try:
+        return Version(d.version)
+    except InvalidVersion:
+        return None
 
 
 @check("missing-vc-runtime", applies=_windows)

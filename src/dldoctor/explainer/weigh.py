@@ -14,6 +14,7 @@ from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple
 from dldoctor.explainer.match import Candidate, rank
 from dldoctor.explainer.signatures import EvidenceRule, SignatureSet
 from dldoctor.model import CheckResult
+from dldoctor.snapshot.model import Framework
 
 FINDING_KEEP = 0.25  # a finding of the same condition leaves 25% of the doubt
 PASSED_FACTOR = 0.6  # the check ran and found nothing
@@ -62,16 +63,20 @@ def facts_from_mapping(raw: Mapping[str, Any]) -> Facts:
 
 
 def _torch_cuda(fw: Any) -> Optional[str]:
-    """torch/version.py's ``cuda``: a version, or "none" when it is known to be None (a CPU
-    build); None when the snapshot does not say."""
+    """The CUDA torch was built for: a version, or "none" when it is known to be a CPU build;
+    None when the snapshot does not say. A Snapshot's Framework answers for itself
+    (:attr:`Framework.cuda`); a raw or partial snapshot dict is read defensively."""
+    if isinstance(fw, Framework):
+        cuda = fw.cuda
+        return None if cuda == "" else ("none" if cuda is None else _text(cuda))
     values = _get(fw, "values")
     if isinstance(values, Mapping) and "cuda" in values:
-        cuda = values["cuda"]
+        raw = values["cuda"]
     elif isinstance(fw, Mapping) and "cuda" in fw:
-        cuda = fw["cuda"]
+        raw = fw["cuda"]
     else:
         return None
-    return _text(cuda) if cuda else "none"
+    return _text(raw) if raw else "none"
 
 
 def facts_from_snapshot(snapshot: Any) -> Facts:

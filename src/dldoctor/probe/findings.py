@@ -10,9 +10,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from dldoctor import conditions
+from dldoctor.checks import finding
 from dldoctor.conditions.probe import arch_supported, min_driver, version_key
-from dldoctor.model import Diagnosis, Evidence, Finding, Severity
+from dldoctor.model import Diagnosis, Finding, Severity
 from dldoctor.probe.loaded import duplicate_openmp, older_libstdcxx, replaced_copies
 from dldoctor.probe.model import (
     OK,
@@ -33,10 +33,8 @@ def _lib(lib: Optional[LoadedLibrary]) -> str:
 
 def _finding(slug: str, message: str, evidence: Sequence[Tuple[str, str]], platform: str,
              fix: str = "", severity: Optional[Severity] = None) -> Finding:
-    cond = conditions.get(slug)
-    return Finding(condition=cond, message=message,
-                   evidence=tuple(Evidence(k, redact_home(v)) for k, v in evidence),
-                   fix=fix or cond.fix_for(platform), severity=severity, observed=True)
+    return finding(slug, message, ((k, redact_home(v)) for k, v in evidence), fix, severity=severity,
+                   platform=platform, observed=True)
 
 
 CLEAR_CONFIDENCE = 0.6  # a diagnosis this sure, and CLEAR_MARGIN ahead of the next, names the cause

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 from dldoctor._version import __version__
-from dldoctor.conditions import load_toml
+from dldoctor.conditions.frameworks import framework_table, known_importers
 from dldoctor.errors import DldoctorError
 from dldoctor.interpreter import resolve_python
 from dldoctor.snapshot import gpu as gpu_mod
@@ -29,15 +29,11 @@ COLLECTOR = Path(__file__).with_name("collector.py")
 TIMEOUT_S = 120.0
 
 
-def framework_table() -> List[Dict[str, Any]]:
-    return list(load_toml("frameworks.toml")["framework"])
-
-
 def run_collector(python: str, verify_hashes: bool = False, cwd: Optional[str] = None) -> Dict[str, Any]:
     """Run collector.py in ``python`` (fed on stdin) and return its JSON facts."""
     config = json.dumps({
-        "frameworks": framework_table(),
-        "known_importers": list(load_toml("frameworks.toml").get("known_importers", [])),
+        "frameworks": list(framework_table()),
+        "known_importers": list(known_importers()),
         "verify_hashes": verify_hashes,
     })
     env = dict(os.environ)

@@ -12,6 +12,10 @@ import dataclasses
 import sys
 from typing import Any, Dict, Mapping, Optional, Tuple, Type, TypeVar, Union, cast, get_type_hints
 
+from packaging.utils import canonicalize_name
+
+from dldoctor.conditions.frameworks import build_cuda
+
 SCHEMA_VERSION = 1
 T = TypeVar("T")
 
@@ -107,6 +111,18 @@ class FrameworkImport:
 
 @dataclasses.dataclass(frozen=True)
 class Distribution:
+    """One installed distribution, as its metadata folder and RECORD describe it.
+
+    ``name`` is spelled as its METADATA spells it (look distributions up with
+    :meth:`Snapshot.distribution`, which canonicalises); ``location`` is the sys.path folder
+    it is installed into; ``requires`` holds the raw ``Requires-Dist`` lines of METADATA
+    (PEP 508 strings with their markers and extras, e.g. ``"numpy>=1.22; extra == 'x'"``);
+    ``native_libs`` the RECORD entries that are native libraries or extension modules
+    (``.so[.N]``, ``.dll``, ``.pyd``, ``.dylib``), relative to ``location`` with RECORD's
+    forward slashes; ``kind`` is ``dist-info`` or ``egg-info``; ``problem`` says why its
+    metadata could not be read ("" when it could).
+    """
+
     name: str
     version: str
     location: str
@@ -125,11 +141,20 @@ class Distribution:
 
 @dataclasses.dataclass(frozen=True)
 class Framework:
+    """An installed framework: its distribution and the build facts its version file states
+    (``values``: the keys frameworks.toml lists, read as text from ``file``)."""
+
     name: str
     dist: str
     version: str
     file: Optional[str] = None
     values: Dict[str, Union[str, int, float, bool, None]] = dataclasses.field(default_factory=dict)
+
+    @property
+    def cuda(self) -> Optional[str]:
+        """The CUDA version this build targets ("12.4"), None for a CPU build, "" when its
+        files do not say (the one answer checks, reports and explain share)."""
+        return build_cuda(self.name, self.values, self.file)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -282,11 +307,14 @@ class Snapshot:
         return from_jsonable(cls, data)
 
     def framework(self, name: str) -> Optional[Framework]:
+        """The installed framework called ``name`` (torch, paddle, tensorflow, ...), if any."""
         return next((f for f in self.frameworks if f.name == name), None)
 
-    @property
-    def os(self) -> str:
-        return self.host.os
+    def distribution(self, name: str) -> Optional[Distribution]:
+        """The first installed distribution of ``name`` in sys.path order (the one imported),
+        matched by PEP 503 normalised name: ``distribution("Torch_Vision")`` finds torchvision."""
+        want = canonicalize_name(name)
+        return next((d for d in self.distributions if canonicalize_name(d.name) == want), None)
 
 
 def to_jsonable(value: Any) -> Any:

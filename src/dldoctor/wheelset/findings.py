@@ -73,7 +73,7 @@ def missing(vi: VirtualInstall, analysis: Analysis, snap: Snapshot) -> Iterator[
 def _needs(dist: str, name: str, snap: Snapshot) -> Optional[Tuple[str, str, Tuple[str, ...]]]:
     """(minimum version, why, sources) when ``dist`` as installed needs a newer ``name``."""
     for need in load_vc_runtime().minimums:
-        d = next((d for d in snap.distributions if d.name == need.dist), None)
+        d = snap.distribution(need.dist)
         if d is None or need.dll != name or d.name != dist:
             continue
         try:

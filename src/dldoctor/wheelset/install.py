@@ -99,8 +99,8 @@ def install(
 
 def _frameworks(vi: VirtualInstall, errors: List[str]) -> List[Dict[str, object]]:
     """The collector's own framework reader, run over the wheels' real version files."""
+    from dldoctor.conditions.frameworks import framework_table
     from dldoctor.snapshot import collector
-    from dldoctor.snapshot.collect import framework_table
 
     table = framework_table()
     wanted = {f for spec in table for f in spec["files"]}
