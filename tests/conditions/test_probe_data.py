@@ -8,6 +8,7 @@ import pytest
 
 from dldoctor.conditions import DataError
 from dldoctor.conditions import probe as probe_data_mod
+from dldoctor.conditions.openmp import parse_openmp
 from dldoctor.conditions.probe import (
     arch_supported,
     driver_table,
@@ -51,12 +52,13 @@ def _raw(name):
 
 
 _PROBE, _DRIVERS = ("probe.toml", parse_probe_data), ("cuda_drivers.toml", parse_driver_table)
+_OPENMP = ("openmp.toml", parse_openmp)
 
 
 @pytest.mark.parametrize(("table", "breakage"), [
     (_PROBE, lambda d: d.pop("schema_version")),
     (_PROBE, lambda d: d["order"].pop("frameworks")),
-    (_PROBE, lambda d: d["openmp"][0].update(pattern="(unclosed")),
+    (_OPENMP, lambda d: d["runtime"][0].update(patterns=["(unclosed"])),
     (_PROBE, lambda d: d["ntstatus"][0].update(code="0xC0000005")),
     (_DRIVERS, lambda d: d.update(source="http://example.com")),
     (_DRIVERS, lambda d: d["toolkit"][0].update(linux="five-fifty")),

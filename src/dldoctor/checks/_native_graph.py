@@ -15,52 +15,16 @@ snapshot's libraries and its :class:`~dldoctor.snapshot.model.LoaderFacts`.
 from __future__ import annotations
 
 import posixpath
-import re
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, Dict, Iterable, List, Optional, Pattern, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from dldoctor.binary import BinaryFormatError, BinaryInfo
-from dldoctor.conditions import load_toml
+from dldoctor.conditions.native import native_data
 from dldoctor.loader.graph import LoadGraph, PathModule
 from dldoctor.loader.ldcache import CACHE_FLAGS, CacheEntry
 from dldoctor.loader.linux import RTLD, LinuxConfig, LinuxLoader
 from dldoctor.snapshot.loaderfacts import interpreter_machine
 from dldoctor.snapshot.model import Library, Snapshot
-
-
-@dataclass(frozen=True)
-class NativeData:
-    library_folders: Tuple[str, ...]
-    library_folder_suffixes: Tuple[str, ...]
-    extension: Tuple[Pattern[str], ...]
-    interpreter_provided: Tuple[Pattern[str], ...]
-    openmp: Tuple[Tuple[str, Tuple[Pattern[str], ...]], ...]
-
-
-def _strs(raw: Dict[str, Any], key: str) -> Tuple[str, ...]:
-    value = raw.get(key)
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ValueError(f"native.toml: {key!r} must be a list of strings")
-    return tuple(value)
-
-
-@lru_cache(maxsize=1)
-def native_data() -> NativeData:
-    """native.toml, validated once (a typo in a pattern fails at load, not mid-check)."""
-    raw = load_toml("native.toml")
-    openmp = []
-    for item in raw.get("openmp", []):
-        if not isinstance(item, dict) or not isinstance(item.get("runtime"), str):
-            raise ValueError("native.toml: each [[openmp]] needs a runtime name")
-        openmp.append((item["runtime"], tuple(re.compile(p, re.I) for p in _strs(item, "patterns"))))
-    return NativeData(
-        library_folders=_strs(raw, "library_folders"),
-        library_folder_suffixes=_strs(raw, "library_folder_suffixes"),
-        extension=tuple(re.compile(p, re.I) for p in _strs(raw, "extension_patterns")),
-        interpreter_provided=tuple(re.compile(p) for p in _strs(raw, "interpreter_provided")),
-        openmp=tuple(openmp),
-    )
 
 
 def basename(path: str) -> str:

@@ -8,7 +8,7 @@ snapshots.
 
 from __future__ import annotations
 
-from typing import Dict, Iterator, List, Optional, Set, Tuple
+from typing import Dict, Iterator, List, Set, Tuple
 
 from dldoctor.checks import check, finding
 from dldoctor.checks._native_graph import (
@@ -18,8 +18,9 @@ from dldoctor.checks._native_graph import (
     env_graphs,
     is_extension,
     load_name,
-    native_data,
 )
+from dldoctor.conditions.native import native_data
+from dldoctor.conditions.openmp import openmp_runtime
 from dldoctor.loader.graph import NOT_FOUND, WRONG_ARCHITECTURE
 from dldoctor.model import Finding, Severity
 from dldoctor.snapshot.loaderfacts import interpreter_machine
@@ -178,13 +179,6 @@ def dll_version_conflict(snap: Snapshot) -> Iterator[Finding]:
         )
 
 
-def _openmp_runtime(name: str) -> Optional[str]:
-    for runtime, patterns in native_data().openmp:
-        if any(p.search(name) for p in patterns):
-            return runtime
-    return None
-
-
 @check("duplicate-openmp")
 def duplicate_openmp(snap: Snapshot) -> Iterator[Finding]:
     """Two OpenMP runtimes loaded under different names are two thread pools in one process
@@ -198,7 +192,7 @@ def duplicate_openmp(snap: Snapshot) -> Iterator[Finding]:
     for lib in libs:
         if lib.info is None:
             continue
-        runtime = _openmp_runtime(load_name(lib)) or _openmp_runtime(basename(lib.path))
+        runtime = openmp_runtime(load_name(lib)) or openmp_runtime(basename(lib.path))
         if runtime:
             found.setdefault(_fold(snap, load_name(lib)), (runtime, lib))
     if len(found) < 2:

@@ -1,6 +1,7 @@
 """The probes' data files, validated at load (a broken table must fail in tests, loudly).
 
-``probe.toml``: which modules the order probe pairs, OpenMP runtime names, NTSTATUS names.
+``probe.toml``: which modules the order probe pairs, NTSTATUS names (OpenMP runtimes:
+:mod:`dldoctor.conditions.openmp`).
 ``cuda_drivers.toml``: CUDA runtime version -> minimum driver, from NVIDIA's release notes;
 :func:`arch_supported`: CUDA's binary-compatibility rule for a build's arch list.
 """
@@ -24,7 +25,6 @@ _CUDA = re.compile(r"^\d+\.\d+$")
 class ProbeData:
     frameworks: Tuple[str, ...]
     troublemakers: Tuple[str, ...]
-    openmp: Tuple[Tuple[str, re.Pattern[str]], ...]  # (runtime, base-name pattern)
     ntstatus: Dict[int, str]
 
 
@@ -52,25 +52,16 @@ def parse_probe_data(raw: Mapping[str, Any]) -> ProbeData:
     order = raw.get("order")
     if not isinstance(order, dict):
         raise DataError("probe.toml: missing [order]")
-    openmp = []
-    for item in raw.get("openmp", []):
-        if not isinstance(item, dict) or not isinstance(item.get("runtime"), str):
-            raise DataError("probe.toml: each [[openmp]] needs a runtime")
-        try:
-            openmp.append((item["runtime"], re.compile(str(item["pattern"]))))
-        except (KeyError, re.error) as exc:
-            raise DataError(f"probe.toml: openmp {item['runtime']}: bad pattern ({exc})") from None
     ntstatus: Dict[int, str] = {}
     for item in raw.get("ntstatus", []):
         code, name = item.get("code"), item.get("name")
         if not isinstance(code, int) or not isinstance(name, str) or not 0 < code < 2**32:
             raise DataError(f"probe.toml: bad [[ntstatus]] {item!r}")
         ntstatus[code] = name
-    if not openmp or not ntstatus:
-        raise DataError("probe.toml: needs [[openmp]] and [[ntstatus]] rows")
+    if not ntstatus:
+        raise DataError("probe.toml: needs [[ntstatus]] rows")
     return ProbeData(_str_list(order, "frameworks", "probe.toml [order]"),
-                     _str_list(order, "troublemakers", "probe.toml [order]"),
-                     tuple(openmp), ntstatus)
+                     _str_list(order, "troublemakers", "probe.toml [order]"), ntstatus)
 
 
 def parse_driver_table(raw: Mapping[str, Any]) -> DriverTable:

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-from dldoctor.conditions.probe import probe_data
+from dldoctor.conditions.openmp import openmp_runtime
 from dldoctor.probe.imports import library_key
 from dldoctor.probe.model import ImportProbe, LoadedLibrary
 
@@ -28,11 +28,9 @@ def openmp_runtimes(loaded: Iterable[LoadedLibrary]) -> List[Tuple[str, LoadedLi
     """Each loaded OpenMP runtime with its family (GNU, Intel, LLVM, MSVC), one per file."""
     out: List[Tuple[str, LoadedLibrary]] = []
     for lib in loaded:
-        key = library_key(lib.path)
-        for runtime, pattern in probe_data().openmp:
-            if pattern.match(key):
-                out.append((runtime, lib))
-                break
+        runtime = openmp_runtime(lib.path)
+        if runtime:
+            out.append((runtime, lib))
     return out
 
 

@@ -8,7 +8,8 @@ from typing import Dict, Iterator, List, Optional, Tuple
 from packaging.version import InvalidVersion, Version
 
 from dldoctor.checks import finding
-from dldoctor.conditions.windows import host_data, load_vc_runtime, version_tuple
+from dldoctor.conditions.openmp import family_rank, openmp_runtime
+from dldoctor.conditions.windows import load_vc_runtime, version_tuple
 from dldoctor.loader.graph import WRONG_ARCHITECTURE
 from dldoctor.model import Finding, Severity
 from dldoctor.snapshot.model import Snapshot
@@ -128,7 +129,8 @@ def _breaking_orders(vi: VirtualInstall, c: Conflict, snap: Snapshot) -> Iterato
 
 
 def openmp(vi: VirtualInstall, analysis: Analysis, snap: Snapshot) -> Iterator[Finding]:
-    names = [n for n in host_data()["openmp"]["names"] if n in analysis.together]
+    found = [(openmp_runtime(n), n) for n in analysis.together]
+    names = [n for _, n in sorted((family_rank(r), n) for r, n in found if r)]
     if len(names) < 2:
         return
     loaded = [(n, analysis.together[n]) for n in names]
