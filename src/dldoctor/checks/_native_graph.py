@@ -20,6 +20,7 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from dldoctor.binary import BinaryFormatError, BinaryInfo
 from dldoctor.conditions.native import native_data
+from dldoctor.loader.frameworks import preloaded
 from dldoctor.loader.graph import LoadGraph, PathModule
 from dldoctor.loader.ldcache import CACHE_FLAGS, CacheEntry
 from dldoctor.loader.linux import RTLD, LinuxConfig, LinuxLoader
@@ -115,6 +116,19 @@ def env_graphs(snap: Snapshot) -> Optional[EnvGraphs]:
     return result
 
 
+def _preloaded(snap: Snapshot, env: Dict[str, Library]) -> List[Library]:
+    """Libraries a package loads itself at import time (conditions/preloads.toml: torch's
+    libtorch_global_deps.so): roots like extension modules, judged in their own context."""
+    out: List[Library] = []
+    for d in snap.distributions:
+        rels = [r.replace("\\", "/") for r in d.native_libs]
+        for rel in preloaded(d.name, "linux", rels):
+            lib = env.get(posixpath.normpath(posixpath.join(d.location, rel)))
+            if lib is not None and lib.info:
+                out.append(lib)
+    return out
+
+
 def _build(snap: Snapshot) -> Optional[EnvGraphs]:
     facts = snap.loader
     if snap.host.os != "linux" or facts is None:
@@ -137,7 +151,7 @@ def _build(snap: Snapshot) -> Optional[EnvGraphs]:
         cwd=snap.interpreter.cwd or "/",
     )
     loader = LinuxLoader(_reader(every), fs, config)
-    roots = [x for x in snap.libraries if x.info and is_extension(x.path)]
+    roots = [*_preloaded(snap, env), *(x for x in snap.libraries if x.info and is_extension(x.path))]
     skipped = tuple(x.path for x in roots if not compatible(x, machine, bits))
     graphs = [loader.load(x.path) for x in roots if x.path not in skipped]
     reached = {r.path for g in graphs for e in g.edges for r in (e.resolution,) if r.path}

@@ -2,7 +2,8 @@
 
 Each distribution's import is modelled as CPython loads it (DESIGN §6): every extension
 module (``.pyd``) with ``LoadLibraryExW(path, 0x1100)``, after the DLL folders the package
-registers with ``os.add_dll_directory``:
+registers with ``os.add_dll_directory``, as ``conditions/preloads.toml`` states them (applied
+by :mod:`dldoctor.loader.frameworks`, which ``dldoctor check`` uses too):
 
 * torch: ``torch\\lib``, then every ``torch\\lib\\*.dll`` is loaded with 0x1100 first
   (``torch/__init__.py: _load_dll_libraries``, alphabetical as glob returns them on NTFS);
@@ -25,6 +26,7 @@ import ntpath
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from dldoctor.loader.frameworks import ImportPlan, import_plan
 from dldoctor.loader.graph import NOT_FOUND, WRONG_ARCHITECTURE
 from dldoctor.loader.windows import CPYTHON_EXTENSION_FLAGS, LoadOutcome, WindowsConfig, WindowsProcess
 from dldoctor.wheelset.install import VirtualInstall
@@ -32,15 +34,6 @@ from dldoctor.wheelset.tree import VirtualFile
 from dldoctor.wheelset.wheel import Wheel
 
 MAX_PAIR_DISTS = 6  # ordered pairs simulated per conflicting name
-
-
-@dataclass(frozen=True)
-class ImportPlan:
-    """What ``import <dist>`` does to the loader: folders added, then files loaded in order."""
-
-    dist: str
-    dll_directories: Tuple[str, ...]
-    loads: Tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -54,23 +47,11 @@ class Failure:
 
 
 def plan_for(vi: VirtualInstall, wheel: Wheel) -> ImportPlan:
-    site = vi.layout.site_packages
-    natives = sorted((m.path for m in wheel.members if m.native), key=str.lower)
-    folders: List[str] = []
-    preload: List[str] = []
-    for path in natives:
-        rel = ntpath.relpath(path, site).split("\\")
-        folder = ntpath.dirname(path)
-        if not path.lower().endswith(".dll"):
-            continue
-        top_libs = len(rel) == 2 and rel[0].lower().endswith(".libs")
-        pkg_libs = len(rel) == 3 and rel[1].lower() in ("lib", "libs")
-        if (top_libs or pkg_libs) and folder not in folders:
-            folders.append(folder)
-        if wheel.name == "torch" and len(rel) == 3 and rel[:2] == ["torch", "lib"]:
-            preload.append(path)
-    loads = preload + [p for p in natives if p.lower().endswith(".pyd")]
-    return ImportPlan(wheel.name, tuple(folders), tuple(loads))
+    """``import <wheel>`` in the virtual venv, as conditions/preloads.toml describes it."""
+    lay = vi.layout
+    natives = [m.path for m in wheel.members if m.native]
+    return import_plan(wheel.name, "windows", lay.site_packages, natives, ntpath, vi.tree.is_dir,
+                       prefix=lay.prefix, base_prefix=lay.base_prefix)
 
 
 class Importer:

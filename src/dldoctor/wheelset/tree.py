@@ -69,6 +69,10 @@ class VirtualTree:
     def is_file(self, path: str) -> bool:
         return ntpath.normcase(path) in self._files
 
+    def is_dir(self, folder: str) -> bool:
+        """A folder that directly holds a file of the tree."""
+        return ntpath.normcase(folder) in self._folders
+
     def realpath(self, path: str) -> str:
         file = self.get(path)
         return file.path if file else path
