@@ -2,6 +2,8 @@
 
 ``python -m dldoctor.docs`` rewrites docs/rules/; ``--check`` fails when they are stale,
 which a test runs, so docs and data never drift. ``dldoctor rules SLUG`` prints the same page.
+Each page says which commands detect the condition (:mod:`dldoctor.detection`); a condition
+that nothing detects stops the generation with the steps to take.
 """
 
 from __future__ import annotations
@@ -9,56 +11,23 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, Optional, Sequence
 
 from dldoctor.conditions import all_conditions
+from dldoctor.detection import detectors, require_detection
 from dldoctor.model import Condition
-
-PLATFORM_NAMES = {"windows": "Windows", "linux": "Linux", "macos": "macOS", "any": "all platforms"}
+from dldoctor.render.markdown import render_rule_page, render_rules_index
 
 
 def render_page(c: Condition) -> str:
-    lines: List[str] = [
-        f"# {c.slug} ({c.code})",
-        "",
-        f"**{c.title}** · severity: {c.severity.label} · platforms: "
-        + ", ".join(PLATFORM_NAMES[p] for p in c.platforms),
-        "",
-        "## What it is",
-        "",
-        c.summary,
-        "",
-        "## Why it matters",
-        "",
-        c.why,
-        "",
-        "## Example",
-        "",
-        "```",
-        c.example,
-        "```",
-        "",
-    ]
-    if c.confirm:
-        lines += ["## How to confirm", "", c.confirm, ""]
-    lines += ["## Fix", ""]
-    for fix in c.fixes:
-        where = ", ".join(PLATFORM_NAMES[p] for p in fix.platforms)
-        lines.append(f"- ({where}) {fix.text}" if fix.platforms != ("any",) else f"- {fix.text}")
-    lines += ["", "## References", ""]
-    lines += [f"- [{r.title}]({r.url})" for r in c.references]
-    if c.seeds:
-        lines += ["", f"Seen in seed reports: {', '.join(c.seeds)}."]
-    lines += ["", f"Silence with `--ignore {c.code}` (or `--ignore {c.slug}`)."]
-    return "\n".join(lines) + "\n"
+    """The docs page of one condition (what `dldoctor rules SLUG` prints too)."""
+    require_detection()
+    return render_rule_page(c, detectors()[c.slug])
 
 
 def render_index() -> str:
-    lines = ["# dldoctor conditions", "", "Generated from `src/dldoctor/conditions/conditions.toml`.", "",
-             "| code | slug | title | severity |", "|---|---|---|---|"]
-    for c in all_conditions():
-        lines.append(f"| {c.code} | [{c.slug}]({c.slug}.md) | {c.title.replace('|', '/')} | {c.severity.label} |")
-    return "\n".join(lines) + "\n"
+    require_detection()
+    return render_rules_index(all_conditions(), detectors())
 
 
 def expected_files() -> Dict[str, str]:

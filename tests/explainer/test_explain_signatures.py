@@ -22,7 +22,6 @@ def test_packaged_signatures_load_and_cover_every_condition() -> None:
     sigs = load_signatures()
     covered = {slug for s in sigs.signatures for slug, _ in s.causes}
     assert covered == set(SLUGS)
-    assert set(sigs.distinguish) == set(SLUGS)
 
 
 @pytest.mark.parametrize("cond", conditions.all_conditions(), ids=lambda c: c.slug)
@@ -54,7 +53,6 @@ def _minimal() -> Dict[str, Any]:
             {"id": "a", "anchor": "x", "pattern": "x(?P<lib>y)", "causes": {SLUGS[0]: 0.5}},
             {"id": "b", "anchor": "", "pattern": "z", "causes": {s: 0.1 for s in SLUGS}},
         ],
-        "distinguish": {s: "how" for s in SLUGS},
         "evidence": [{"slug": SLUGS[0], "fact": "os", "is": ["linux"], "factor": 0.5, "reason": "r"}],
     }
 
@@ -89,9 +87,7 @@ BROKEN = {
     "upper anchor": (_set(["signature", 0, "anchor"], "X"), "lower-case"),
     "empty in list": (_set(["signature", 0, "anchor"], ["x", ""]), "lower-case"),
     "unless unknown": (_set(["signature", 0, "unless"], ["zz"]), "unknown signatures"),
-    "uncovered": (_set(["signature", 1, "causes"], {SLUGS[0]: 0.1}), "without any signature"),
-    "no distinguish": (_set(["distinguish"], KeyError), "distinguish"),
-    "distinguish gap": (_set(["distinguish", SLUGS[3]], KeyError), "without a distinguish"),
+    "distinguish table (now each condition's confirm)": (_set(["distinguish"], {}), "unknown top-level"),
     "bad fact": (_set(["evidence", 0, "fact"], "ram"), "fact must be"),
     "is and is_not": (_set(["evidence", 0, "is_not"], ["x"]), "exactly one"),
     "bad factor": (_set(["evidence", 0, "factor"], 0), "factor"),

@@ -35,8 +35,9 @@ _REQUIRED = {
     "example": str,
     "fixes": list,
     "references": list,
+    "confirm": str,
 }
-_OPTIONAL = {"confirm": str, "seeds": list}
+_OPTIONAL = {"seeds": list}
 
 
 class DataError(ValueError):
@@ -101,7 +102,7 @@ def parse_condition(raw: Mapping[str, Any]) -> Condition:
         example=raw["example"].strip("\n"),
         fixes=tuple(fixes),
         references=tuple(refs),
-        confirm=raw.get("confirm", "").strip(),
+        confirm=raw["confirm"].strip(),
         seeds=tuple(raw.get("seeds", ())),
     )
 

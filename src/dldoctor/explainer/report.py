@@ -122,7 +122,7 @@ def render_json(report: ExplainReport, sigs: SignatureSet) -> Dict[str, Any]:
                 "evidence": [{"label": k, "value": redact(v)} for k, v in cand.evidence],
                 "explanation": cond.summary,
                 "fix": cond.fix_for(report.platform),
-                "confirm": sigs.distinguish.get(cand.slug, cond.confirm),
+                "confirm": cond.confirm,
             }
         )
     return {
@@ -162,7 +162,7 @@ def render_text(report: ExplainReport, sigs: SignatureSet, limit: Optional[int] 
             out.append(f"   evidence {label}: {redact(value)}")
         out.append(f"   means    {cond.summary}")
         out.append(f"   fix      {cond.fix_for(report.platform)}")
-        out.append(f"   confirm  {sigs.distinguish.get(cand.slug, cond.confirm)}")
+        out.append(f"   confirm  {cond.confirm}")
     out.append("")
     out.append(f"machine facts: {report.machine}; fixes shown for: {report.platform}")
     out.extend(f"note: {n}" for n in report.notes)

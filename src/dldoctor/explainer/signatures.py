@@ -1,9 +1,10 @@
 """Load and validate ``signatures.toml``: the error-text side of the condition data.
 
 The file is data, not code, so a typo must fail loudly at load (and in the tests), never
-mislead a user at run time: every regex is compiled here, every slug must name a condition
-in ``conditions.toml``, and every condition must have a way in (a signature) and a way to
-tell it apart from its rivals (a distinguish line).
+mislead a user at run time: every regex is compiled here and every slug must name a condition
+in ``conditions.toml``. How to tell a cause apart from its rivals is the condition's own
+``confirm``; that every condition is detected by something is checked by
+:mod:`dldoctor.detection`.
 """
 
 from __future__ import annotations
@@ -11,8 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from types import MappingProxyType
-from typing import Any, Dict, List, Mapping, Optional, Pattern, Sequence, Tuple
+from typing import Any, List, Mapping, Optional, Pattern, Sequence, Tuple
 
 from dldoctor import conditions
 from dldoctor.conditions import DataError
@@ -62,10 +62,9 @@ def _same_or_release_of(value: str, wanted: str) -> bool:
 
 @dataclass(frozen=True)
 class SignatureSet:
-    """Everything ``explain`` knows about text: signatures, distinguish lines, rules."""
+    """Everything ``explain`` knows about text: signatures and evidence rules."""
 
     signatures: Tuple[Signature, ...]
-    distinguish: Mapping[str, str]
     evidence: Tuple[EvidenceRule, ...]
 
 
@@ -143,7 +142,7 @@ def parse_signatures(data: Mapping[str, Any], slugs: Sequence[str]) -> Signature
     """Validate a whole signatures document against the known condition slugs."""
     if data.get("schema_version") != 1:
         raise _fail("file", "schema_version must be 1")
-    unknown = set(data) - {"schema_version", "signature", "distinguish", "evidence"}
+    unknown = set(data) - {"schema_version", "signature", "evidence"}
     if unknown:
         raise _fail("file", f"unknown top-level keys {sorted(unknown)}")
     raw_sigs = data.get("signature")
@@ -158,22 +157,8 @@ def parse_signatures(data: Mapping[str, Any], slugs: Sequence[str]) -> Signature
         missing = set(sig.unless) - set(ids)
         if missing:
             raise _fail(sig.id, f"unless names unknown signatures {sorted(missing)}")
-    covered = {slug for s in sigs for slug, _ in s.causes}
-    uncovered = set(slugs) - covered
-    if uncovered:
-        raise _fail("file", f"conditions without any signature: {sorted(uncovered)}")
-    distinguish = data.get("distinguish")
-    if not isinstance(distinguish, dict):
-        raise _fail("file", "missing [distinguish] table")
-    for slug, text in distinguish.items():
-        if slug not in slugs or not isinstance(text, str) or not text:
-            raise _fail("distinguish", f"bad entry {slug!r}")
-    lacking = set(slugs) - set(distinguish)
-    if lacking:
-        raise _fail("distinguish", f"conditions without a distinguish line: {sorted(lacking)}")
     rules = tuple(_parse_evidence(r, slugs) for r in data.get("evidence", []))
-    dist: Dict[str, str] = dict(distinguish)
-    return SignatureSet(sigs, MappingProxyType(dist), rules)
+    return SignatureSet(sigs, rules)
 
 
 @lru_cache(maxsize=1)

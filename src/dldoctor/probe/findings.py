@@ -24,6 +24,17 @@ from dldoctor.probe.model import (
 from dldoctor.redact import redact_home
 from dldoctor.snapshot.model import Gpu, Snapshot
 
+# The conditions this module's own rules report (a failed import is also diagnosed by explain's
+# signatures, so any slug a signature names can appear as well). `check` runs the import probes
+# only: no spawn probe, no GPU child.
+SPAWN_SLUGS = ("multiprocessing-main-guard", "dataloader-worker-crash")
+GPU_CHILD_SLUGS = ("gpu-arch-unsupported",)
+SLUGS = (
+    "import-order-conflict", "transitive-framework-import", "duplicate-openmp", "dll-version-conflict",
+    "glibcxx-too-old", "gpu-build-without-gpu", "cpu-only-build", "driver-too-old", "import-failed",
+    *GPU_CHILD_SLUGS, *SPAWN_SLUGS,
+)
+
 
 def _lib(lib: Optional[LoadedLibrary]) -> str:
     if lib is None:

@@ -21,6 +21,13 @@ from dldoctor.wheelset.tree import PYTHON, SYSTEM, VirtualFile
 SLUGS = (
     "missing-shared-library", "wrong-architecture", "dll-version-conflict", "import-order-conflict", "duplicate-openmp",
 )
+# Snapshot checks that can fire on a virtual install (it has the wheels' files, tags, headers
+# and version files, the VC++ runtime it is told about, and no GPU, registry, PATH or RECORD):
+# what `wheels` reports besides SLUGS. Every snapshot check runs; this list only documents
+# which of them can say something (the docs pages' "Detected by").
+CHECKED_SLUGS = (
+    "missing-vc-runtime", "known-bad-release", "unsupported-python", "gpu-build-without-gpu", "duplicate-install",
+)
 
 
 def _short(vi: VirtualInstall, path: str) -> str:
