@@ -47,10 +47,10 @@ def test_localized_words_alone_still_match_without_the_code() -> None:
 
 
 def test_each_candidate_has_a_distinguish_line_in_text_output() -> None:
-    from dldoctor.explainer.report import render_text
+    from dldoctor.render.text import render_explain
 
     sigs = load_signatures()
-    text = render_text(diagnose_text(SEED_000, sigs=sigs), sigs)
+    text = render_explain(diagnose_text(SEED_000, sigs=sigs))
     first = text.splitlines()[0]
     assert first.startswith("DLD001 missing-vc-runtime (") and "c10.dll" in first
     assert text.count("   confirm  ") == 3

@@ -15,7 +15,6 @@ from typing import Any, List, Optional, Sequence, Tuple
 from dldoctor.checks import run_checks
 from dldoctor.errors import DldoctorError
 from dldoctor.explainer import diagnose_text, facts_from_snapshot, load_signatures
-from dldoctor.explainer.report import render_json, render_text
 from dldoctor.model import CheckResult
 from dldoctor.snapshot.collect import collect_snapshot
 from dldoctor.snapshot.model import Snapshot
@@ -106,7 +105,11 @@ def run(args: argparse.Namespace) -> int:
         notes=[*notes, *check_notes],
     )
     if args.format == "json":
-        print(json.dumps(render_json(report, sigs), indent=2, ensure_ascii=False))
+        from dldoctor.render.json import explain_dict
+
+        print(json.dumps(explain_dict(report), indent=2, ensure_ascii=False))
     else:
-        sys.stdout.write(render_text(report, sigs))
+        from dldoctor.render.text import render_explain
+
+        sys.stdout.write(render_explain(report))
     return 0 if report.shown else 1

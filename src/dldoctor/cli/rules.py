@@ -26,6 +26,7 @@ def run(args: argparse.Namespace) -> int:
             raise DldoctorError(f"unknown rule {args.rule!r}; `dldoctor rules` lists them") from None
         emit(render_page(cond))
         return 0
-    width = max(len(c.slug) for c in conditions.all_conditions())
-    emit("".join(f"{c.code}  {c.slug:<{width}}  {c.title}\n" for c in conditions.all_conditions()))
+    from dldoctor.render.text import render_rules
+
+    emit(render_rules(conditions.all_conditions()))
     return 0

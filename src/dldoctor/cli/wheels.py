@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Dict, List
+from typing import List
 
 from dldoctor.cli._common import add_format, emit
 from dldoctor.errors import DldoctorError
-from dldoctor.model import CheckResult, Evidence, Finding, Report, Severity
+from dldoctor.model import Severity
 
 NAME = "wheels"
 HELP = "check a set of wheels as if installed on a (foreign) platform, before installing"
@@ -41,14 +41,11 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dldoctor import conditions
     from dldoctor.checks import resolve_selection
     from dldoctor.render import renderer
-    from dldoctor.report import build_report
     from dldoctor.wheelset.download import download_requirements
-    from dldoctor.wheelset.findings import SLUGS, all_findings
-    from dldoctor.wheelset.imports import analyse
     from dldoctor.wheelset.install import install, snapshot_of
+    from dldoctor.wheelset.report import wheels_report
 
     select, ignore = resolve_selection(args.select), resolve_selection(args.ignore)
     paths: List[str] = list(args.wheel)
@@ -64,27 +61,7 @@ def run(args: argparse.Namespace) -> int:
         raise DldoctorError(f"--order: not among the wheels: {', '.join(sorted(set(order) - set(dists)))}")
     if order:
         order += [d for d in dists if d not in order]
-    analysis = analyse(vi, order)
-    base = build_report(snap, select, tuple(ignore) + SLUGS)
-    extra: Dict[str, List[Finding]] = {}
-    for f in all_findings(vi, analysis, snap):
-        if (not select or f.condition.slug in select) and f.condition.slug not in ignore:
-            extra.setdefault(f.condition.slug, []).append(f)
-    results = [CheckResult(r.condition, r.findings + tuple(extra.pop(r.condition.slug, ())), r.skipped)
-               for r in base.results]
-    results += [CheckResult(conditions.get(slug), tuple(fs)) for slug, fs in extra.items()]
-    for slug in SLUGS:
-        if slug not in {r.condition.slug for r in results} and (not select or slug in select) and slug not in ignore:
-            results.append(CheckResult(conditions.get(slug), ()))
-    results.sort(key=lambda r: r.condition.code)
-    facts = (
-        Evidence("wheels", ", ".join(f"{w.name} {w.version}" for w in vi.wheels)),
-        Evidence("target", f"{vi.profile.title}; CPython {args.python_version} venv; "
-                 f"VC++ redistributable {args.vc_redist or 'not installed'}"),
-        *base.facts[2:],
-    )
-    report = Report(target=f"{len(vi.wheels)} wheel(s) for {args.platform}", platform="windows",
-                    results=tuple(results), facts=facts, errors=base.errors)
+    report = wheels_report(vi, snap, order, select, ignore, args.platform, args.python_version, args.vc_redist)
     if args.snapshot_out:
         try:
             with open(args.snapshot_out, "w", encoding="utf-8") as fh:

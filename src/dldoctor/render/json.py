@@ -1,15 +1,20 @@
-"""JSON report: the stable machine-readable contract (DESIGN §7), described by
-report.schema.json which the tests validate every rendering against."""
+"""JSON: the stable machine-readable contract (DESIGN §7) of every command that has one. The
+report of check / probe / wheels is described by report.schema.json, which the tests validate
+every rendering against; explain's document by tests/explainer/explain_schema.json."""
 
 from __future__ import annotations
 
 import json
 from typing import Any, Dict, List
 
+from dldoctor import conditions
 from dldoctor._version import __version__
+from dldoctor.explainer.redact import redact
+from dldoctor.explainer.report import ExplainReport, message, subject
 from dldoctor.model import Finding, Report, Severity
 
 SCHEMA_VERSION = 1
+EXPLAIN_SCHEMA_VERSION = 1
 
 
 def finding_dict(f: Finding) -> Dict[str, Any]:
@@ -47,3 +52,37 @@ def report_dict(report: Report) -> Dict[str, Any]:
 
 def render_json(report: Report) -> str:
     return json.dumps(report_dict(report), indent=2, ensure_ascii=False) + "\n"
+
+
+def explain_dict(report: ExplainReport) -> Dict[str, Any]:
+    """`dldoctor explain --format json` (DESIGN §7): schema_version and diagnoses, best first."""
+    diagnoses: List[Dict[str, Any]] = []
+    for cand in report.shown:
+        cond = conditions.get(cand.slug)
+        diagnoses.append(
+            {
+                "code": cond.code,
+                "slug": cond.slug,
+                "title": cond.title,
+                "confidence": cand.confidence,
+                "message": message(cand),
+                "matched": [{"line": h.line, "text": redact(h.text), "signature": h.signature} for h in cand.hits],
+                "subject": subject(cand),
+                "evidence": [{"label": k, "value": redact(v)} for k, v in cand.evidence],
+                "explanation": cond.summary,
+                "fix": cond.fix_for(report.platform),
+                "confirm": cond.confirm,
+            }
+        )
+    return {
+        "schema_version": EXPLAIN_SCHEMA_VERSION,
+        "input": {"lines": report.lines},
+        "platform": report.platform,
+        "machine": report.machine,
+        "notes": list(report.notes),
+        "diagnoses": diagnoses,
+    }
+
+
+def render_explain_json(report: ExplainReport) -> str:
+    return json.dumps(explain_dict(report), indent=2, ensure_ascii=False) + "\n"
