@@ -11,6 +11,7 @@ fixtures in ``conftest.py``. Typical use in a check's test::
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
@@ -21,6 +22,7 @@ from dldoctor.snapshot.model import Distribution, Framework, Snapshot
 from .conftest import ROOT, pip_download
 
 FOREIGN_WHEELS = ROOT / ".cache" / "foreign-wheels"
+PLAIN = {"PATH": os.environ["PATH"], "LD_LIBRARY_PATH": "", "PYTHONPATH": ""}  # a shell without loader overrides
 
 
 def snapshot(base: Optional[Snapshot] = None, **changes: Any) -> Snapshot:
@@ -98,3 +100,35 @@ def fetch(spec: str, platform: str = "win_amd64") -> Path:
         hits = sorted(p for p in folder.glob("*.whl") if p.name.lower().startswith(stem.lower()))
     assert hits, f"pip downloaded no wheel for {spec}"
     return hits[0]
+
+
+# -- the one faked seam: an NVIDIA driver (it cannot exist here) ---------------------------
+# The shapes nvidia-smi prints (header of plain `nvidia-smi`; `--query-gpu=... --format=csv`),
+# with an H100 and driver 550.54.15; real captured outputs from public issues are exercised
+# by tests/snapshot/test_nvidia.py against the same parser.
+SMI_HEADER = (
+    "| NVIDIA-SMI 550.54.15              Driver Version: 550.54.15      CUDA Version: 12.4     |\n"
+)
+SMI_CSV = (
+    "index, name, driver_version, memory.total [MiB], compute_cap\n"
+    "0, NVIDIA H100 80GB HBM3, 550.54.15, 81559 MiB, 9.0\n"
+)
+PROC = "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 22:23:56 UTC 2024\n"
+
+
+class FakeDriver:
+    """A driver (it cannot exist here), behind snapshot.nvidia's GpuSource seam."""
+
+    def nvml(self) -> None:
+        return None
+
+    def nvidia_smi(self, args):  # type: ignore[no-untyped-def]
+        return (0, SMI_CSV if args else SMI_HEADER)
+
+
+class NoDriver:
+    def nvml(self) -> None:
+        return None
+
+    def nvidia_smi(self, args):  # type: ignore[no-untyped-def]
+        return None

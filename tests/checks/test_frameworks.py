@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -13,40 +14,10 @@ from dldoctor.checks.frameworks import _check_known_bad
 from dldoctor.conditions.releases import known_bad_releases
 from dldoctor.snapshot import gpu as gpu_mod
 from dldoctor.snapshot.collect import collect_snapshot
-from dldoctor.snapshot.model import Gpu, GpuDevice, Snapshot
+from dldoctor.snapshot.model import Snapshot
 
-from ..builders import findings
-from ..conftest import venv_python
-
-# The shapes nvidia-smi prints (header of plain `nvidia-smi`; `--query-gpu=... --format=csv`),
-# with an H100 and driver 550.54.15; real captured outputs from public issues are exercised
-# by tests/probe against the same parser.
-SMI_HEADER = (
-    "| NVIDIA-SMI 550.54.15              Driver Version: 550.54.15      CUDA Version: 12.4     |\n"
-)
-SMI_CSV = (
-    "index, name, driver_version, memory.total [MiB], compute_cap\n"
-    "0, NVIDIA H100 80GB HBM3, 550.54.15, 81559 MiB, 9.0\n"
-)
-PROC = "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 22:23:56 UTC 2024\n"
-
-
-class FakeDriver:
-    """The one faked fact: a driver (it cannot exist here), behind probe.gpu's GpuSource seam."""
-
-    def nvml(self) -> None:
-        return None
-
-    def nvidia_smi(self, args):  # type: ignore[no-untyped-def]
-        return (0, SMI_CSV if args else SMI_HEADER)
-
-
-class NoDriver:
-    def nvml(self) -> None:
-        return None
-
-    def nvidia_smi(self, args):  # type: ignore[no-untyped-def]
-        return None
+from ..builders import PLAIN, FakeDriver, findings
+from ..conftest import check_json, pip_install, slugs, venv_python
 
 
 @pytest.fixture(scope="module")
@@ -86,21 +57,6 @@ def test_cuda_build_without_driver(torch_snap: Snapshot) -> None:
     assert len(found) == 1 and "CUDA 12.8 build" in found[0].message
 
 
-def test_driver_found_from_proc_when_tools_are_missing(tmp_path: Path) -> None:
-    assert gpu_mod.parse_proc_version(PROC) == "550.54.15"
-    assert gpu_mod.collect_gpu("linux", source=NoDriver(), root=str(tmp_path)).driver_present is False
-    proc = tmp_path / "proc" / "driver" / "nvidia"
-    proc.mkdir(parents=True)
-    (proc / "version").write_text(PROC)
-    g = gpu_mod.collect_gpu("linux", source=NoDriver(), root=str(tmp_path))
-    assert g == Gpu(driver_present=True, driver_version="550.54.15", source="/proc/driver/nvidia/version")
-
-
-def test_device_facts_reach_the_snapshot() -> None:
-    g = gpu_mod.collect_gpu("linux", source=FakeDriver())
-    assert g.devices == (GpuDevice("NVIDIA H100 80GB HBM3", 81559, "9.0"),)
-
-
 def test_known_bad_release_matches_the_installed_torch(torch_snap: Snapshot) -> None:
     assert "known-bad-release" not in slugs_of(torch_snap)  # 2.13.0 on Linux is not listed
     entry = {"dist": "torch", "specifier": "==2.13.0", "platforms": ["linux"], "symptom": "test symptom",
@@ -121,3 +77,24 @@ def test_shipped_data_flags_torch_290_on_windows_only(torch_snap: Snapshot) -> N
     assert len(found) == 1 and "WinError 1114" in found[0].message and found[0].fix.endswith("torch==2.8.0")
     lin = dataclasses.replace(win, host=torch_snap.host)
     assert list(_check_known_bad(lin, known_bad_releases())) == []
+
+
+# --- transitive-framework-import -----------------------------------------------------
+
+
+def test_noisereduce_imports_torch_at_import_time(torch_venv: Path, tmp_path: Path) -> None:
+    target = tmp_path / "extra"
+    pip_install(venv_python(torch_venv), "--no-deps", "noisereduce==3.0.3", target=target)
+    report = check_json("--python", str(venv_python(torch_venv)), env={**PLAIN, "PYTHONPATH": str(target)},
+                        cwd=tmp_path)
+    found = [f for f in report["findings"] if f["slug"] == "transitive-framework-import"]
+    assert len(found) == 1 and found[0]["message"].startswith("import noisereduce imports torch")
+    chain = [e["value"] for e in found[0]["evidence"] if e["label"].startswith("step")]
+    assert chain[0].startswith("noisereduce/__init__.py:")
+    assert chain[-1] in ("noisereduce/noisereduce.py:5", "noisereduce/spectralgate/__init__.py:4")
+
+
+def test_no_framework_no_import_analysis(venv_factory: Callable[..., Path], tmp_path: Path) -> None:
+    venv = venv_factory(["--no-deps", "noisereduce==3.0.3"])
+    report = check_json("--python", str(venv_python(venv)), env=PLAIN, cwd=tmp_path)
+    assert "transitive-framework-import" not in slugs(report)
