@@ -119,3 +119,26 @@ def check_json(*args: str, **kw: object) -> Dict[str, object]:
 def slugs(report: Dict[str, object], severity: Optional[str] = None) -> List[str]:
     return [f["slug"] for f in report["findings"]  # type: ignore[index,union-attr]
             if severity is None or f["severity"] == severity]
+
+
+# Fixtures that need more of the machine than Python and pip from the registry: the torch
+# wheel, pyenv interpreters, compilers (gcc, mingw, patchelf), Wine, the i386 interpreter,
+# downloaded wheel corpora. A test that uses one of them (or a test marked `machine` or `slow`)
+# is a `machine` test; `pytest -m "not machine"` is the fast subset that runs anywhere, without
+# root or system packages (README, CONTRIBUTING).
+MACHINE_FIXTURES = frozenset({
+    "torch_venv", "venv_factory", "wheels", "python32", "wheel_dirs", "probe_site", "corpus", "tiny",
+    "wine_env", "wine_scenarios", "system32", "venv_elves", "pe_files",
+})
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "machine: needs system packages, pyenv Pythons, the torch wheel or "
+                                       "downloads (deselect with -m 'not machine')")
+
+
+def pytest_collection_modifyitems(items: List[pytest.Item]) -> None:
+    for item in items:
+        uses = set(getattr(item, "fixturenames", ()))
+        if uses & MACHINE_FIXTURES or item.get_closest_marker("slow"):
+            item.add_marker(pytest.mark.machine)

@@ -8,6 +8,8 @@ import shutil
 from pathlib import Path
 from typing import Callable
 
+import pytest
+
 from ..builders import PLAIN
 from ..conftest import check_json, find_python, pip_install, slugs, venv_python
 
@@ -60,6 +62,7 @@ def test_pip_of_another_env_first_on_path(venv_factory: Callable[..., Path], tmp
 # --- unsupported-python --------------------------------------------------------------
 
 
+@pytest.mark.machine
 def test_cp311_wheel_on_python_312(tmp_path: Path) -> None:
     py311, py312 = find_python("3.11"), find_python("3.12")
     target = tmp_path / "shared-site"

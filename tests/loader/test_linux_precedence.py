@@ -17,6 +17,8 @@ from oracles import compare_with_ldd, model, model_map, run_ldd, run_libtree
 
 from conftest import need
 
+pytestmark = pytest.mark.machine  # gcc + patchelf fixtures, ldd / libtree oracles
+
 
 def cc(out: Path, soname: str, links: List[Path] = (), rpath: str = "", runpath: str = "") -> Path:  # type: ignore[assignment]
     """Build a shared library; set DT_RPATH / DT_RUNPATH with patchelf (as wheels get them)."""

@@ -160,6 +160,7 @@ def test_no_findings_path_runs_without_modules_installed(tmp_path):
     assert report.errors == ()
 
 
+@pytest.mark.machine
 @pytest.mark.parametrize("version", PYTHONS)
 def test_child_works_in_every_supported_python(version):
     """The stdlib-only child, run for real by Python 3.8 ... 3.13 (pyenv)."""

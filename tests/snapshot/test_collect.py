@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from dldoctor.snapshot.collect import collect_snapshot
 
 from ..conftest import find_python, venv_python
@@ -12,6 +14,7 @@ from ..conftest import find_python, venv_python
 # --- snapshot on every supported Python ----------------------------------------------
 
 
+@pytest.mark.machine
 def test_snapshot_with_each_pyenv_python(tmp_path: Path) -> None:
     from ..conftest import PYTHONS, run_dldoctor
 
