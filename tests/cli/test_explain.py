@@ -12,7 +12,8 @@ import pytest
 
 from dldoctor.cli import main
 
-SCHEMA = json.loads((Path(__file__).parent / "explain_schema.json").read_text(encoding="utf-8"))
+SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "src" / "dldoctor" / "render" / "explain.schema.json")
+                    .read_text(encoding="utf-8"))
 TRACEBACK = """\
 Traceback (most recent call last):
   File "C:\\Users\\someone\\proj\\app.py", line 3, in <module>

@@ -1,6 +1,6 @@
 """JSON: the stable machine-readable contract (DESIGN §7) of every command that has one. The
 report of check / probe / wheels is described by report.schema.json, which the tests validate
-every rendering against; explain's document by tests/explainer/explain_schema.json."""
+every rendering against; explain's document by explain.schema.json."""
 
 from __future__ import annotations
 
