@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 from dldoctor.checks import run_checks
+from dldoctor.conditions.frameworks import framework_table
 from dldoctor.model import Finding
 from dldoctor.snapshot.model import Distribution, Framework, Snapshot
 
@@ -69,8 +70,9 @@ def distribution(name: str, version: str = "1.0", location: str = "/env/lib/pyth
 
 def framework(name: str, version: str = "2.5.1", dist: str = "", cuda: Optional[str] = None,
               **values: Any) -> Framework:
-    """A framework read from its version file; ``cuda`` None is a CPU build."""
-    key = {"torch": "cuda"}.get(name, "cuda_version")
+    """A framework read from its version file (``values`` under frameworks.toml's keys); ``cuda``
+    None is a CPU build."""
+    key = next((row["cuda_key"] for row in framework_table() if row["name"] == name), "") or "cuda_version"
     return Framework(name=name, dist=dist or name, version=version, file=f"/env/{name}/version.py",
                      values={key: cuda, **values})
 

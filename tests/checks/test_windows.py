@@ -12,7 +12,7 @@ import pytest
 from dldoctor.checks import run_checks
 from dldoctor.snapshot.model import CudaToolkit, PagingFile, Snapshot, SystemDll, WindowsHost
 
-from ..builders import messages
+from ..builders import messages, snapshot
 
 SNAP = Path(__file__).resolve().parents[1] / "data" / "snapshots" / "win-seed000-laptop.json"
 SLUGS = ("missing-vc-runtime", "hybrid-graphics", "pagefile-too-small", "gpu-driver-timeout", "cuda-toolkit-mismatch")
@@ -30,7 +30,7 @@ def snap(raw: dict) -> Snapshot:
 
 def with_host(snap: Snapshot, **changes: object) -> Snapshot:
     assert snap.windows is not None
-    return dataclasses.replace(snap, windows=dataclasses.replace(snap.windows, **changes))
+    return snapshot(snap, **{f"windows__{k}": v for k, v in changes.items()})
 
 
 def test_every_windows_check_fires_on_the_recorded_laptop(snap: Snapshot) -> None:

@@ -12,6 +12,8 @@ from dldoctor.probe import probe_findings
 from dldoctor.probe.model import ImportProbe, ModuleFacts, ProbeReport, TorchCuda, TorchDevice
 from dldoctor.snapshot.model import Gpu
 
+from ..builders import snapshot
+
 
 def _report(gpu: Gpu, cuda: Optional[str] = "12.4", tc: Optional[TorchCuda] = None,
             platform: str = "linux") -> ProbeReport:
@@ -55,14 +57,9 @@ def test_gpu_arch_unsupported_from_the_torch_child():
 
 
 def test_snapshot_driver_facts_are_used_when_the_probe_skipped_the_query():
-    import dataclasses
+    from dldoctor.snapshot.model import GpuDevice
 
-    from dldoctor.snapshot.model import Gpu, Snapshot
-    from dldoctor.snapshot.model import GpuDevice as SnapDevice
-
-    snap = Snapshot()
-    snap = dataclasses.replace(snap, host=dataclasses.replace(snap.host, gpu=Gpu(
-        True, "470.57.02", "11.4", (SnapDevice("Tesla T4", 15360, "7.5"),), "nvidia-smi")))
+    snap = snapshot(host__gpu=Gpu(True, "470.57.02", "11.4", (GpuDevice("Tesla T4", 15360, "7.5"),), "nvidia-smi"))
     report = _report(Gpu(False, error="skipped"), cuda="12.1")
     assert _slugs(report) == []  # no driver facts, no judgement
     found = [f.condition.slug for f in probe_findings(report, snap)]
