@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from dldoctor.conditions import DataError
+from dldoctor.conditions import DataError, version_key
 from dldoctor.conditions import probe as probe_data_mod
 from dldoctor.conditions.openmp import parse_openmp
 from dldoctor.conditions.probe import (
@@ -16,7 +16,6 @@ from dldoctor.conditions.probe import (
     parse_driver_table,
     parse_probe_data,
     probe_data,
-    version_key,
 )
 
 

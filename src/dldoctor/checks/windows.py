@@ -15,7 +15,8 @@ from packaging.version import InvalidVersion, Version
 
 from dldoctor.checks import check, finding
 from dldoctor.checks._util import norm, pathmod
-from dldoctor.conditions.windows import host_data, load_vc_runtime, version_tuple
+from dldoctor.conditions import version_key
+from dldoctor.conditions.windows import host_data, load_vc_runtime
 from dldoctor.model import Finding, Severity
 from dldoctor.snapshot.model import DisplayAdapter, Framework, Snapshot, WindowsHost
 
@@ -104,7 +105,7 @@ def missing_vc_runtime(snap: Snapshot) -> Iterator[Finding]:
         copy = system.get(need.dll)
         if installed is None or copy is None or not copy.file_version:
             continue
-        if installed in need.specifier and version_tuple(copy.file_version) < version_tuple(need.version):
+        if installed in need.specifier and version_key(copy.file_version) < version_key(need.version):
             yield finding(
                 "missing-vc-runtime",
                 f"{need.dll} {copy.file_version} in System32 is older than {need.version}, "

@@ -150,3 +150,16 @@ def get(code_or_slug: str) -> Condition:
 
 def exists(code_or_slug: str) -> bool:
     return code_or_slug.strip().lower() in _index()
+
+
+def version_key(version: str) -> Tuple[int, ...]:
+    """``"550.54.14"`` -> ``(550, 54, 14)``, ``"14.40.33810.0"`` -> ``(14, 40, 33810, 0)``: the one
+    comparison key for driver and DLL file versions (not PEP 440: drivers and Windows file
+    versions are dotted numbers; a part without leading digits ends the key)."""
+    out = []
+    for part in version.strip().split("."):
+        digits = re.match(r"\d+", part)
+        if not digits:
+            break
+        out.append(int(digits.group()))
+    return tuple(out)

@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Dict, Mapping, Optional, Sequence, Tuple
 
-from dldoctor.conditions import DataError, load_toml
+from dldoctor.conditions import DataError, load_toml, version_key
 
 DATA = Path(__file__).parent
 _DRIVER = re.compile(r"^\d+(\.\d+){1,2}$")
@@ -98,17 +98,6 @@ def probe_data() -> ProbeData:
 @lru_cache(maxsize=1)
 def driver_table() -> DriverTable:
     return parse_driver_table(_load("cuda_drivers.toml"))
-
-
-def version_key(version: str) -> Tuple[int, ...]:
-    """``"550.54.14"`` -> ``(550, 54, 14)``; non-numeric parts end the key."""
-    out = []
-    for part in version.strip().split("."):
-        digits = re.match(r"\d+", part)
-        if not digits:
-            break
-        out.append(int(digits.group()))
-    return tuple(out)
 
 
 def min_driver(cuda: str, platform: str) -> Tuple[Optional[str], Optional[str]]:

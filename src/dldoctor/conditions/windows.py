@@ -120,16 +120,6 @@ def load_vc_runtime() -> VcRuntime:
     )
 
 
-def version_tuple(text: str) -> Tuple[int, ...]:
-    """"14.40.33810.0" -> (14, 40, 33810, 0); non-numeric parts end the tuple."""
-    out = []
-    for part in text.strip().split("."):
-        if not part.isdigit():
-            break
-        out.append(int(part))
-    return tuple(out)
-
-
 @lru_cache(maxsize=1)
 def host_data() -> Dict[str, Any]:
     """windows_host.toml, validated: each table needs its https source."""

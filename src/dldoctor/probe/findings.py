@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from dldoctor.checks import finding
-from dldoctor.conditions.probe import arch_supported, min_driver, version_key
+from dldoctor.conditions import version_key
+from dldoctor.conditions.probe import arch_supported, min_driver
 from dldoctor.model import Diagnosis, Finding, Severity
 from dldoctor.probe.loaded import duplicate_openmp, older_libstdcxx, replaced_copies
 from dldoctor.probe.model import (

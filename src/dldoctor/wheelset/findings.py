@@ -8,8 +8,9 @@ from typing import Dict, Iterator, List, Optional, Tuple
 from packaging.version import InvalidVersion, Version
 
 from dldoctor.checks import finding
+from dldoctor.conditions import version_key
 from dldoctor.conditions.openmp import family_rank, openmp_runtime
-from dldoctor.conditions.windows import load_vc_runtime, version_tuple
+from dldoctor.conditions.windows import load_vc_runtime
 from dldoctor.loader.graph import WRONG_ARCHITECTURE
 from dldoctor.model import Finding, Severity
 from dldoctor.snapshot.model import Snapshot
@@ -123,7 +124,7 @@ def _breaking_orders(vi: VirtualInstall, c: Conflict, snap: Snapshot) -> Iterato
         if need is None or got is None or not got.version:
             continue
         minimum, why, sources = need
-        if version_tuple(got.version) < version_tuple(minimum):
+        if version_key(got.version) < version_key(minimum):
             yield finding(
                 "import-order-conflict",
                 f"importing {first} before {second} gives {second} {c.name} {got.version} (< {minimum}): {why}",
