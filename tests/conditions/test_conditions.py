@@ -5,37 +5,34 @@ from __future__ import annotations
 import copy
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from dldoctor import conditions
 from dldoctor.conditions import DataError, load_toml, parse_conditions
-from dldoctor.docs import render_page
+from dldoctor.docs import main as docs_main
+from dldoctor.docs import published_codes, render_page, renumbered
 
 from ..conftest import ROOT, run_dldoctor
 
-DESIGN_SLUGS = [
-    "missing-vc-runtime", "path-pollution", "dll-version-conflict", "import-order-conflict",
-    "duplicate-openmp", "transitive-framework-import", "known-bad-release", "hybrid-graphics",
-    "gpu-build-without-gpu", "cpu-only-build", "driver-too-old", "gpu-arch-unsupported",
-    "cuda-toolkit-mismatch", "shadowed-module", "interpreter-mismatch", "python-32bit",
-    "unsupported-python", "wrong-index-variant", "duplicate-install", "corrupt-install",
-    "missing-shared-library", "symbol-mismatch", "glibcxx-too-old", "wrong-architecture",
-    "ld-library-path-override", "multiprocessing-main-guard", "dataloader-worker-crash",
-    "pagefile-too-small", "cuda-ipc-unsupported", "gpu-driver-timeout", "conda-solver-conflict",
-    "extension-abi-mismatch", "code-requires-cuda", "nccl-unavailable", "extension-build-env",
-]
+
+def test_published_codes_are_never_renumbered_reused_or_dropped() -> None:
+    """The committed docs index is the record of every code ever published (users --ignore
+    them); the data must keep each one, and docs generation refuses to rewrite it otherwise."""
+    published = published_codes(ROOT / "docs" / "rules" / "README.md")
+    assert len(published) >= 35 and published["shadowed-module"] == "DLD014"
+    assert renumbered(published) == []
 
 
-def test_every_design_slug_has_a_condition() -> None:
-    have = {c.slug for c in conditions.all_conditions()}
-    assert set(DESIGN_SLUGS) <= have
-
-
-def test_codes_are_assigned_once_in_design_order() -> None:
-    # Codes are never reused or renumbered: DLD001.. follow DESIGN §5's order.
-    codes = {c.slug: c.code for c in conditions.all_conditions()}
-    assert [codes[s] for s in DESIGN_SLUGS] == [f"DLD{i:03d}" for i in range(1, len(DESIGN_SLUGS) + 1)]
+def test_docs_generation_refuses_a_renumbered_code(tmp_path: Path) -> None:
+    (tmp_path / "README.md").write_text("| DLD099 | [shadowed-module](shadowed-module.md) | x | error | |\n"
+                                        "| DLD001 | [gone-slug](gone-slug.md) | x | error | |\n")
+    assert docs_main(["--dir", str(tmp_path)]) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["README.md"]
+    problems = renumbered(published_codes(tmp_path / "README.md"))
+    assert any("shadowed-module was published as DLD099" in p for p in problems)
+    assert any("DLD001 belonged to gone-slug" in p for p in problems)
 
 
 def test_lookup_by_code_any_case_and_slug() -> None:

@@ -241,9 +241,9 @@ def gpu_driver_timeout(snap: Snapshot) -> Iterator[Finding]:
 
 
 # -- cuda-toolkit-mismatch ------------------------------------------------------------------
-def _major_minor(text: str) -> Optional[Tuple[int, int]]:
-    m = re.match(r"^\s*(\d+)\.(\d+)", text)
-    return (int(m.group(1)), int(m.group(2))) if m else None
+def _major_minor(text: str) -> Optional[Tuple[int, ...]]:
+    key = version_key(text)
+    return key[:2] if len(key) >= 2 else None
 
 
 def active_toolkit(snap: Snapshot) -> Optional[Tuple[str, str, str]]:
