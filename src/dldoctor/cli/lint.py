@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from dldoctor.lint.render import render_json, render_sarif, render_text
+from dldoctor.render.lint import render_json, render_sarif, render_text
 from dldoctor.lint.runner import lint_paths
 
 NAME = "lint"
