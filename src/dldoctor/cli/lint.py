@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from dldoctor.render.lint import render_json, render_sarif, render_text
 from dldoctor.lint.runner import lint_paths
+from dldoctor.render.lint import render_json, render_sarif, render_text
 
 NAME = "lint"
 HELP = "find multiprocessing / CUDA IPC / import pitfalls in Python files and notebooks"
