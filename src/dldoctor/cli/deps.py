@@ -13,11 +13,11 @@ import json
 import os
 import sys
 from dataclasses import replace
-from typing import Dict, List, Mapping, Set
+from typing import Dict, List, Mapping
 
 from dldoctor.binary import BinaryFormatError, read_binary, sniff_format
 from dldoctor.errors import DldoctorError
-from dldoctor.loader.graph import ALREADY_LOADED, HostFileSystem, LoadGraph, is_failure
+from dldoctor.loader.graph import HostFileSystem, LoadGraph
 from dldoctor.loader.linux import host_config, resolve_linux, split_search_path
 from dldoctor.loader.macos import MacConfig, resolve_macos
 from dldoctor.loader.windows import (
@@ -27,7 +27,6 @@ from dldoctor.loader.windows import (
     parse_flags,
     split_windows_path,
 )
-from dldoctor.redact import redact_home
 
 NAME = "deps"
 HELP = "show which file each native dependency of a library resolves to, and why"
@@ -43,7 +42,6 @@ the host platform they start from this process's environment, otherwise empty.
 
 exit status: 0 everything resolved, 1 something would fail to load, 2 bad input.
 """
-SCHEMA_VERSION = 1
 FORMAT_PLATFORM = {"elf": "linux", "pe": "windows", "macho": "macos"}
 
 
@@ -156,68 +154,14 @@ def _windows(
     return proc.load_library(lib, parse_flags(args.load_flags)).graph
 
 
-def tilde(path: str | None) -> str:
-    """Home shown as ``~`` (nothing of the user's layout leaks into pasted output)."""
-    return redact_home(path) if path else ""
-
-
-def render_text(graph: LoadGraph) -> str:
-    lines = [tilde(graph.root)]
-    expanded: Set[str] = {graph.root}
-
-    def walk(requester: str, prefix: str) -> None:
-        kids = list(graph.children(requester))
-        for i, res in enumerate(kids):
-            last = i == len(kids) - 1
-            branch = "└── " if last else "├── "
-            if is_failure(res):
-                what = "not found" if res.rule == "not-found" else "only a wrong-architecture copy"
-                lines.append(f"{prefix}{branch}{res.name} [{res.rule}] {what}")
-                pad = prefix + ("    " if last else "│   ")
-                lines.extend(f"{pad}    tried: {tilde(t)}" for t in res.tried)
-                lines.extend(f"{pad}    skipped: {tilde(s)}" for s in res.shadowed)
-                continue
-            lines.append(
-                f"{prefix}{branch}{res.name} [{res.rule}] {tilde(res.path) or '(not on disk here)'}"
-            )
-            if res.path and res.rule != ALREADY_LOADED and res.path not in expanded:
-                expanded.add(res.path)
-                walk(res.path, prefix + ("    " if last else "│   "))
-
-    walk(graph.root, "")
-    if graph.error:
-        lines.append(f"load would fail: {graph.error}")
-    lines.extend(f"note: {n}" for n in graph.notes)
-    lines.extend(f"unreadable: {tilde(p)}: {why}" for p, why in graph.unreadable)
-    return "\n".join(lines)
-
-
-def to_json(graph: LoadGraph) -> Dict[str, object]:
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "root": graph.root,
-        "platform": graph.platform,
-        "error": graph.error,
-        "dependencies": [
-            {
-                "name": e.resolution.name,
-                "path": e.resolution.path,
-                "rule": e.resolution.rule,
-                "requested_by": e.requester,
-                "tried": list(e.resolution.tried),
-                "shadowed": list(e.resolution.shadowed),
-            }
-            for e in graph.unique()
-        ],
-        "notes": list(graph.notes),
-        "unreadable": [{"path": p, "error": why} for p, why in graph.unreadable],
-    }
-
-
 def run(args: argparse.Namespace) -> int:
     graph = compute(args)
     if args.format == "json":
-        print(json.dumps(to_json(graph), indent=2))
+        from dldoctor.render.json import deps_dict
+
+        print(json.dumps(deps_dict(graph), indent=2))
     else:
-        print(render_text(graph))
+        from dldoctor.render.text import render_deps
+
+        print(render_deps(graph))
     return 1 if graph.error or graph.missing else 0

@@ -1,10 +1,13 @@
-"""Renderers: one per output format, each ``Report -> str``; nothing else prints."""
+"""Renderers, one module per output format (text, json, markdown, lint's SARIF in lint.py): every
+command's value becomes a string here; only the CLI prints it. ``renderer(fmt)`` picks the
+Report renderer of check, probe and wheels."""
 
 from __future__ import annotations
 
-from typing import Callable, Dict
+from typing import TYPE_CHECKING, Callable, Dict
 
-from dldoctor.model import Report
+if TYPE_CHECKING:
+    from dldoctor.model import Report
 
 FORMATS = ("text", "json", "markdown")
 

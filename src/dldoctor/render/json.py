@@ -11,10 +11,12 @@ from dldoctor import conditions
 from dldoctor._version import __version__
 from dldoctor.explainer.redact import redact
 from dldoctor.explainer.report import ExplainReport, message, subject
+from dldoctor.loader.graph import LoadGraph
 from dldoctor.model import Finding, Report, Severity
 
 SCHEMA_VERSION = 1
 EXPLAIN_SCHEMA_VERSION = 1
+DEPS_SCHEMA_VERSION = 1
 
 
 def finding_dict(f: Finding) -> Dict[str, Any]:
@@ -86,3 +88,26 @@ def explain_dict(report: ExplainReport) -> Dict[str, Any]:
 
 def render_explain_json(report: ExplainReport) -> str:
     return json.dumps(explain_dict(report), indent=2, ensure_ascii=False) + "\n"
+
+
+def deps_dict(graph: LoadGraph) -> Dict[str, object]:
+    """`dldoctor deps --format json` (DESIGN §7): every transitive dependency once."""
+    return {
+        "schema_version": DEPS_SCHEMA_VERSION,
+        "root": graph.root,
+        "platform": graph.platform,
+        "error": graph.error,
+        "dependencies": [
+            {
+                "name": e.resolution.name,
+                "path": e.resolution.path,
+                "rule": e.resolution.rule,
+                "requested_by": e.requester,
+                "tried": list(e.resolution.tried),
+                "shadowed": list(e.resolution.shadowed),
+            }
+            for e in graph.unique()
+        ],
+        "notes": list(graph.notes),
+        "unreadable": [{"path": p, "error": why} for p, why in graph.unreadable],
+    }

@@ -1,19 +1,23 @@
 """Text: the report in the doctor style (grouped [✗] [!] [✓] lines, evidence, one fix each),
-explain's answer-first diagnoses, and the list of conditions."""
+explain's answer-first diagnoses, deps' tree and the list of conditions.
+
+Imports stay inside the functions that need them: `dldoctor deps` prints its tree through
+this module and must start without loading the models, the data or explain.
+"""
 
 from __future__ import annotations
 
 import os
 import sys
-from typing import List, Optional, Sequence
+from typing import TYPE_CHECKING, List, Optional, Sequence, Set
 
-from dldoctor import conditions
-from dldoctor.explainer.redact import redact
-from dldoctor.explainer.report import ExplainReport, hit_line, message
-from dldoctor.model import Condition, Report, Severity
+if TYPE_CHECKING:
+    from dldoctor.explainer.report import ExplainReport
+    from dldoctor.loader.graph import LoadGraph
+    from dldoctor.model import Condition, Report
 
-MARK = {Severity.ERROR: "[✗]", Severity.WARNING: "[!]", Severity.INFO: "[i]"}
-COLOR = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m"}
+MARK = {"error": "[✗]", "warning": "[!]", "info": "[i]"}
+COLOR = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
 RESET, GREEN, DIM = "\033[0m", "\033[32m", "\033[2m"
 
 
@@ -21,7 +25,9 @@ def _use_color() -> bool:
     return sys.stdout.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
 
 
-def render_text(report: Report, color: bool | None = None) -> str:
+def render_text(report: Report, color: Optional[bool] = None) -> str:
+    from dldoctor.model import Severity
+
     color = _use_color() if color is None else color
 
     def paint(code: str, s: str) -> str:
@@ -34,8 +40,8 @@ def render_text(report: Report, color: bool | None = None) -> str:
     findings = sorted(report.findings, key=lambda f: (-f.level, f.condition.code))
     for f in findings:
         tag = "observed" if f.observed else ""
-        head = f"{MARK[f.level]} {f.condition.slug} ({f.condition.code}): {f.message}"
-        lines.append(paint(COLOR[f.level], head) + (f"  {tag}" if tag else ""))
+        head = f"{MARK[f.level.label]} {f.condition.slug} ({f.condition.code}): {f.message}"
+        lines.append(paint(COLOR[f.level.label], head) + (f"  {tag}" if tag else ""))
         for ev in f.evidence:
             lines.append(paint(DIM, f"      {ev.label}: {ev.value}") if color else f"      {ev.label}: {ev.value}")
         if f.fix:
@@ -64,6 +70,10 @@ def _pct(conf: float) -> str:
 def render_explain(report: ExplainReport, limit: Optional[int] = 3) -> str:
     """`dldoctor explain`: the answer first in one line, then for each candidate: the matched
     lines, what it means, the fix and how to confirm it."""
+    from dldoctor import conditions
+    from dldoctor.explainer.redact import redact
+    from dldoctor.explainer.report import hit_line, message
+
     shown = report.shown[:limit] if limit else report.shown
     rest = report.shown[len(shown) :]
     if not shown:
@@ -96,3 +106,44 @@ def render_rules(conds: Sequence[Condition]) -> str:
     """`dldoctor rules`: one line per condition, code, slug and title."""
     width = max((len(c.slug) for c in conds), default=0)
     return "".join(f"{c.code}  {c.slug:<{width}}  {c.title}\n" for c in conds)
+
+
+def tilde(path: Optional[str]) -> str:
+    """Home shown as ``~`` (nothing of the user's layout leaks into pasted output)."""
+    from dldoctor.redact import redact_home
+
+    return redact_home(path) if path else ""
+
+
+def render_deps(graph: LoadGraph) -> str:
+    """`dldoctor deps`: the tree as libtree draws it, each edge with the rule that found it."""
+    from dldoctor.loader.graph import ALREADY_LOADED, is_failure
+
+    lines = [tilde(graph.root)]
+    expanded: Set[str] = {graph.root}
+
+    def walk(requester: str, prefix: str) -> None:
+        kids = list(graph.children(requester))
+        for i, res in enumerate(kids):
+            last = i == len(kids) - 1
+            branch = "└── " if last else "├── "
+            if is_failure(res):
+                what = "not found" if res.rule == "not-found" else "only a wrong-architecture copy"
+                lines.append(f"{prefix}{branch}{res.name} [{res.rule}] {what}")
+                pad = prefix + ("    " if last else "│   ")
+                lines.extend(f"{pad}    tried: {tilde(t)}" for t in res.tried)
+                lines.extend(f"{pad}    skipped: {tilde(s)}" for s in res.shadowed)
+                continue
+            lines.append(
+                f"{prefix}{branch}{res.name} [{res.rule}] {tilde(res.path) or '(not on disk here)'}"
+            )
+            if res.path and res.rule != ALREADY_LOADED and res.path not in expanded:
+                expanded.add(res.path)
+                walk(res.path, prefix + ("    " if last else "│   "))
+
+    walk(graph.root, "")
+    if graph.error:
+        lines.append(f"load would fail: {graph.error}")
+    lines.extend(f"note: {n}" for n in graph.notes)
+    lines.extend(f"unreadable: {tilde(p)}: {why}" for p, why in graph.unreadable)
+    return "\n".join(lines)
