@@ -13,7 +13,7 @@ from dldoctor.model import Diagnosis, Finding, Report, Severity
 if TYPE_CHECKING:
     from dldoctor.snapshot.model import Snapshot
 
-__version__ = "0.1.0"
+from dldoctor._version import __version__
 
 __all__ = ["Diagnosis", "Finding", "Report", "Severity", "Snapshot", "__version__", "diagnose", "explain"]
 
