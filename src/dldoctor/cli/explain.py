@@ -20,8 +20,6 @@ from dldoctor.model import CheckResult
 from dldoctor.snapshot.collect import collect_snapshot
 from dldoctor.snapshot.model import Snapshot
 
-NAME = "explain"
-HELP = "name the likely cause of a pasted error message (traceback, pip/conda or CI log)"
 DESCRIPTION = """\
 Read an error text (a file, or stdin with -) and name the known conditions it points at,
 best first: the lines that matched, what they mean, the fix for your platform and how to

@@ -8,8 +8,6 @@ import sys
 from dldoctor.lint.render import render_json, render_sarif, render_text
 from dldoctor.lint.runner import lint_paths
 
-NAME = "lint"
-HELP = "find multiprocessing / CUDA IPC / import pitfalls in Python files and notebooks"
 DESCRIPTION = """\
 Statically check scripts, modules and notebooks (stdlib ast; nothing is imported or run).
 
