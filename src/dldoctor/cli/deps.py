@@ -16,6 +16,7 @@ from typing import Dict, List, Mapping, Set
 
 from dldoctor.binary import BinaryFormatError, read_binary, sniff_format
 from dldoctor.errors import DldoctorError
+from dldoctor.inputs import check_regular
 from dldoctor.loader.graph import ALREADY_LOADED, HostFileSystem, LoadGraph, is_failure
 from dldoctor.loader.linux import host_config, resolve_linux, split_search_path
 from dldoctor.redact import redact_home
@@ -94,6 +95,7 @@ def parse_env(pairs: List[str], base: Mapping[str, str]) -> Dict[str, str]:
 def compute(args: argparse.Namespace) -> LoadGraph:
     """Resolve LIB as the arguments describe (no printing)."""
     lib = os.path.abspath(args.lib)
+    check_regular(lib, args.lib)  # a FIFO, device or folder: one line, not "not a binary"
     try:
         fmt = sniff_format(lib)
         info = read_binary(lib) if fmt else None
