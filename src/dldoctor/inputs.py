@@ -170,16 +170,21 @@ def read_capped(name: str, label: Optional[str] = None, limit: int = MAX_BYTES, 
             raise InputError(label, f"cannot read ({exc.strerror or exc})") from None
 
 
-def _narrow(data: bytes) -> bytearray:
-    """``data`` with CRLF as LF and every 4-byte UTF-8 sequence as U+FFFD, chunk by chunk
-    (a whole-text substitution with a match on every line holds millions of pieces)."""
+# A valid 4-byte UTF-8 sequence (U+10000..U+10FFFF), exactly as the decoder accepts it.
+_ASTRAL_UTF8 = rb"\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}|\xf4[\x80-\x8f][\x80-\xbf]{2}"
+
+
+def _narrow(data: bytes, chunk: int = _CHUNK) -> bytearray:
+    """``data`` with CRLF as LF and every character beyond the BMP as U+FFFD, still encoded,
+    chunk by chunk (a whole-text substitution with a match on every line holds millions of
+    pieces). Decoding the result gives what decoding ``data`` and replacing would."""
     import re
 
-    astral = re.compile(rb"[\xf0-\xf4][\x80-\xbf]{3}")
+    astral = re.compile(_ASTRAL_UTF8)
     out = bytearray()
     start, size = 0, len(data)
     while start < size:
-        end = cut = min(start + _CHUNK, size)
+        end = cut = min(start + chunk, size)
         while end < size and end - cut < 3 and (data[end] & 0xC0) == 0x80:  # not inside a UTF-8 sequence
             end += 1
         if end < size and data[end - 1] == 0x0D and data[end] == 0x0A:  # nor between CR and LF
