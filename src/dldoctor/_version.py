@@ -1,4 +1,5 @@
-"""dldoctor's version, in a module of its own so that every layer can read it without
-importing the package face (which loads the report and checks layers)."""
+"""dldoctor's version: one place, read by setuptools at build time, by ``--version`` without
+importing anything else of dldoctor (start-up stays cheap), and by every layer without
+importing the package face."""
 
 __version__ = "0.1.0"

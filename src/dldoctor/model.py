@@ -10,6 +10,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import Optional, Tuple
 
+from dldoctor.resolution import Resolution as Resolution  # re-exported: a core type
+
 
 class Severity(enum.IntEnum):
     """How bad a finding is; any ERROR makes ``dldoctor check`` exit 1."""
@@ -97,17 +99,6 @@ class Diagnosis:
     matched: Tuple[str, ...]
     evidence: Tuple[Evidence, ...] = ()
     fix: str = ""
-
-
-@dataclass(frozen=True)
-class Resolution:
-    """How one library name was found (or not) by a loader model."""
-
-    name: str
-    path: Optional[str]
-    rule: str
-    tried: Tuple[str, ...] = ()
-    shadowed: Tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

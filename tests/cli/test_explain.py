@@ -69,7 +69,8 @@ def test_unreadable_input_exits_2_with_one_line(tmp_path: Path, capsys: pytest.C
     target = tmp_path / "nope.log" if kind == "missing" else tmp_path
     code, out, err = _run(capsys, str(target), "--no-env")
     assert code == 2 and out == ""
-    assert err.startswith("dldoctor: cannot read") and err.count("\n") == 1
+    reason = "cannot read" if kind == "missing" else "not a regular file (a directory)"
+    assert err.startswith(f"dldoctor: {target}: {reason}") and err.count("\n") == 1
 
 
 def test_bad_snapshot_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import mmap
 import os
 import stat
-from pathlib import Path
 
 from ._record import BinaryFormatError, BinaryInfo
 from ._view import Source, View, _FileSource
@@ -43,7 +42,7 @@ def sniff_format(path: str) -> str | None:
     None for anything that is not a regular file; OSError when the file
     cannot be opened.
     """
-    if not stat.S_ISREG(Path(path).stat().st_mode):
+    if not stat.S_ISREG(os.stat(path).st_mode):
         return None
     with open(path, "rb") as f:
         return _format_of(f.read(8))
@@ -57,7 +56,7 @@ def read_binary(path: str, prefer_machine: str | None = None) -> BinaryInfo:
     formats or is truncated or corrupt, OSError when it cannot be read.
     """
     # stat before open: opening a FIFO for reading would block.
-    if not stat.S_ISREG(Path(path).stat().st_mode):
+    if not stat.S_ISREG(os.stat(path).st_mode):
         raise BinaryFormatError("not a regular file")
     with open(path, "rb") as f:
         size = os.fstat(f.fileno()).st_size

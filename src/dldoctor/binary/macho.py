@@ -9,7 +9,6 @@ and describes the slice dyld would pick on this host (else the first).
 
 from __future__ import annotations
 
-import platform
 import struct
 from typing import List, Tuple
 
@@ -52,6 +51,8 @@ def cpu_name(cputype: int) -> str:
 
 def host_machine() -> str:
     """This host's machine in BinaryInfo's vocabulary (``arm64`` -> ``aarch64``)."""
+    import platform  # only for fat files: keeps `deps` start-up small
+
     m = platform.machine().lower()
     return {"amd64": "x86_64", "arm64": "aarch64", "i386": "x86", "i686": "x86"}.get(m, m)
 

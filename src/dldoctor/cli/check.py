@@ -12,8 +12,6 @@ from dldoctor.model import Finding, Severity
 from dldoctor.render import renderer
 from dldoctor.report import build_report
 
-NAME = "check"
-HELP = "inspect an environment and report known problems (the default command)"
 DESCRIPTION = """\
 Inspect a Python environment without importing its frameworks, and report each known
 problem with its evidence and a fix. By default the environment is the one dldoctor runs

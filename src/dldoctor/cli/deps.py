@@ -9,7 +9,6 @@ Exit 0 when everything resolved, 1 when something would fail to load, 2 on bad i
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from dataclasses import replace
@@ -17,19 +16,13 @@ from typing import Dict, List, Mapping
 
 from dldoctor.binary import BinaryFormatError, read_binary, sniff_format
 from dldoctor.errors import DldoctorError
+from dldoctor.inputs import check_regular
 from dldoctor.loader.graph import HostFileSystem, LoadGraph
 from dldoctor.loader.linux import host_config, resolve_linux, split_search_path
-from dldoctor.loader.macos import MacConfig, resolve_macos
-from dldoctor.loader.windows import (
-    CPYTHON_EXTENSION_FLAGS,
-    WindowsConfig,
-    WindowsProcess,
-    parse_flags,
-    split_windows_path,
-)
 
-NAME = "deps"
-HELP = "show which file each native dependency of a library resolves to, and why"
+# The macOS and Windows models (and json) are imported where used: `deps` on one Linux
+# library should cost a few times `ldd`, not the start-up of every model (bench_startup.py).
+
 DESCRIPTION = """\
 Resolve a library's dependency tree under the rules of the loader that will load it
 (glibc ld.so, the Windows loader with LoadLibraryExW flags, dyld), tagging each edge
@@ -62,7 +55,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     win.add_argument(
         "--load-flags",
-        default=f"{CPYTHON_EXTENSION_FLAGS:x}",
+        default=None,
         metavar="HEX",
         help="LoadLibraryExW flags; 0 = plain LoadLibraryW (default: 1100, "
         "how CPython >= 3.8 loads an extension module)",
@@ -100,6 +93,7 @@ def parse_env(pairs: List[str], base: Mapping[str, str]) -> Dict[str, str]:
 def compute(args: argparse.Namespace) -> LoadGraph:
     """Resolve LIB as the arguments describe (no printing)."""
     lib = os.path.abspath(args.lib)
+    check_regular(lib, args.lib)  # a FIFO, device or folder: one line, not "not a binary"
     try:
         fmt = sniff_format(lib)
         info = read_binary(lib) if fmt else None
@@ -119,6 +113,8 @@ def compute(args: argparse.Namespace) -> LoadGraph:
         cfg = replace(cfg, ld_library_path=cfg.ld_library_path + tuple(args.search_path))
         return resolve_linux(lib, read_binary, HostFileSystem(), cfg)
     if platform == "macos":
+        from dldoctor.loader.macos import MacConfig, resolve_macos
+
         mac = MacConfig(
             dyld_library_path=split_search_path(env.get("DYLD_LIBRARY_PATH", ""))
             + tuple(args.search_path),
@@ -133,6 +129,14 @@ def compute(args: argparse.Namespace) -> LoadGraph:
 def _windows(
     lib: str, machine: str, env: Mapping[str, str], args: argparse.Namespace, host: bool
 ) -> LoadGraph:
+    from dldoctor.loader.windows import (
+        CPYTHON_EXTENSION_FLAGS,
+        WindowsConfig,
+        WindowsProcess,
+        parse_flags,
+        split_windows_path,
+    )
+
     sysroot = env.get("SystemRoot") if host else None
     system32 = args.system_dir or (os.path.join(sysroot, "System32") if sysroot else None)
     cfg = WindowsConfig(
@@ -151,12 +155,15 @@ def _windows(
         if not os.path.isfile(pre):
             raise DldoctorError(f"--preloaded {pre}: no such file")
         proc.preload(os.path.abspath(pre))
-    return proc.load_library(lib, parse_flags(args.load_flags)).graph
+    flags = CPYTHON_EXTENSION_FLAGS if args.load_flags is None else parse_flags(args.load_flags)
+    return proc.load_library(lib, flags).graph
 
 
 def run(args: argparse.Namespace) -> int:
     graph = compute(args)
     if args.format == "json":
+        import json
+
         from dldoctor.render.json import deps_dict
 
         print(json.dumps(deps_dict(graph), indent=2))

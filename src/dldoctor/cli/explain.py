@@ -9,18 +9,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any, List, Optional, Sequence, Tuple
 
 from dldoctor.checks import run_checks
 from dldoctor.errors import DldoctorError
 from dldoctor.explainer import diagnose_text, facts_from_snapshot, load_signatures
+from dldoctor.inputs import read_json, read_text
 from dldoctor.model import CheckResult
 from dldoctor.snapshot.collect import collect_snapshot
 from dldoctor.snapshot.model import Snapshot
 
-NAME = "explain"
-HELP = "name the likely cause of a pasted error message (traceback, pip/conda or CI log)"
 DESCRIPTION = """\
 Read an error text (a file, or stdin with -) and name the known conditions it points at,
 best first: the lines that matched, what they mean, the fix for your platform and how to
@@ -29,7 +27,6 @@ confirm it. Unless --no-env, candidates are weighed with facts from this machine
 
 exit status: 0 a known condition matched, 1 none did, 2 unreadable input.
 """
-MAX_BYTES = 32 * 1024 * 1024  # read at most the last 32 MiB of a log
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -39,29 +36,19 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--snapshot", metavar="FILE", help="weigh with a saved snapshot instead of this machine")
 
 
-def read_input(name: str) -> str:
-    """The text to explain, decoded leniently; raises DldoctorError when unreadable."""
-    try:
-        if name == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            path = Path(name)
-            with path.open("rb") as fh:
-                size = fh.seek(0, 2)
-                fh.seek(max(0, size - MAX_BYTES))
-                data = fh.read(MAX_BYTES)
-    except OSError as exc:
-        raise DldoctorError(f"cannot read {name}: {exc.strerror or exc}") from None
-    return data.decode("utf-8", errors="replace").replace("\r\n", "\n")
+def read_input(name: str) -> Tuple[str, str]:
+    """The text to explain, decoded leniently, and a note on what was skipped ("" if nothing).
+
+    At most 32 MiB: of a file its end (where tracebacks are), of a pipe its start.
+    Raises DldoctorError when unreadable or not a regular file.
+    """
+    return read_text(name, tail=True)
 
 
 def _snapshot_from_file(name: str) -> Any:
-    try:
-        raw = json.loads(Path(name).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise DldoctorError(f"cannot read snapshot {name}: {exc}") from None
+    raw = read_json(name, f"--snapshot {name}", invalid="not a dldoctor snapshot")
     if not isinstance(raw, dict):
-        raise DldoctorError(f"cannot read snapshot {name}: not a JSON object")
+        raise DldoctorError(f"--snapshot {name}: not a dldoctor snapshot (not a JSON object)")
     try:
         return Snapshot.from_dict(raw)
     except Exception:  # a partial or older snapshot still has facts worth reading
@@ -85,14 +72,19 @@ def _checks(snapshot: Any) -> Tuple[Sequence[CheckResult], List[str]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    text = read_input(args.file)
+    text, skipped = read_input(args.file)
     notes: List[str] = []
+    if skipped:  # one line on stderr whatever the format; JSON also carries it in "notes"
+        print(f"dldoctor: note: {skipped}", file=sys.stderr)
+        if args.format == "json":
+            notes.append(skipped)
     snapshot: Optional[Any] = None
     machine = "not used (--no-env)"
     if args.snapshot:
         snapshot, machine = _snapshot_from_file(args.snapshot), f"snapshot {args.snapshot}"
     elif not args.no_env:
-        snapshot, notes = _collect_here()
+        snapshot, collect_notes = _collect_here()
+        notes += collect_notes
         machine = "this machine" if snapshot is not None else "unavailable"
     results, check_notes = _checks(snapshot)
     sigs = load_signatures()

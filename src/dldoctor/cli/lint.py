@@ -8,8 +8,6 @@ import sys
 from dldoctor.lint.runner import lint_paths
 from dldoctor.render.lint import render_json, render_sarif, render_text
 
-NAME = "lint"
-HELP = "find multiprocessing / CUDA IPC / import pitfalls in Python files and notebooks"
 DESCRIPTION = """\
 Statically check scripts, modules and notebooks (stdlib ast; nothing is imported or run).
 

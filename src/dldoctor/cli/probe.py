@@ -16,8 +16,6 @@ from dldoctor.probe.model import OK
 from dldoctor.probe.report import to_report
 from dldoctor.render import renderer
 
-NAME = "probe"
-HELP = "import modules for real in the target interpreter and report what broke"
 DESCRIPTION = """\
 Import each module (default: the installed frameworks) in a fresh subprocess of the
 target interpreter, with a timeout, and report the result, the native libraries that

@@ -8,9 +8,6 @@ from dldoctor import conditions
 from dldoctor.cli._common import emit
 from dldoctor.errors import DldoctorError
 
-NAME = "rules"
-HELP = "list known conditions, or explain one (by code or slug)"
-
 
 def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("rule", nargs="?", metavar="CODE_OR_SLUG", help="e.g. DLD014 or shadowed-module")

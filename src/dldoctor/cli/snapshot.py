@@ -10,8 +10,6 @@ from dldoctor.cli._common import emit
 from dldoctor.errors import DldoctorError
 from dldoctor.redact import redact_home
 
-NAME = "snapshot"
-HELP = "write the environment's facts as JSON, to judge later or elsewhere"
 DESCRIPTION = """\
 Collect the facts dldoctor judges (interpreter, packages, native libraries and their
 headers, framework builds, environment variables with secrets removed, GPU driver) and

@@ -10,8 +10,6 @@ from dldoctor.cli._common import add_format, emit
 from dldoctor.errors import DldoctorError
 from dldoctor.model import Severity
 
-NAME = "wheels"
-HELP = "check a set of wheels as if installed on a (foreign) platform, before installing"
 DESCRIPTION = """\
 Lay the wheels out as pip would install them into a virtual venv on a stock machine of
 --platform (the system DLLs of a stock Windows 10/11 x64, with their provenance), then run

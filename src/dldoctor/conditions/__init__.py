@@ -13,6 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Tuple
 
+from dldoctor.errors import DataError as DataError  # re-exported: loaders raise it
 from dldoctor.model import Condition, Fix, Reference, Severity
 
 if sys.version_info >= (3, 11):
@@ -38,10 +39,6 @@ _REQUIRED = {
     "confirm": str,
 }
 _OPTIONAL = {"seeds": list}
-
-
-class DataError(ValueError):
-    """A data file does not follow its schema."""
 
 
 def load_toml(name: str, folder: Path = DATA_DIR) -> Dict[str, Any]:

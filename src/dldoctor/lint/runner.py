@@ -27,6 +27,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Sequence
 
 from dldoctor import conditions
 from dldoctor.errors import DldoctorError
+from dldoctor.inputs import kind_of
 from dldoctor.lint.analysis import ModuleInfo, has_main_guard
 from dldoctor.lint.data import apis
 from dldoctor.lint.model import Context, Hit, LintFinding, LintResult
@@ -139,6 +140,8 @@ def _files(paths: Sequence[str], errors: List[Tuple[str, str]]) -> List[Path]:
                 out.setdefault(os.path.normpath(found), found)
         elif path.is_file():
             out.setdefault(os.path.normpath(path), path)
+        elif path.exists():
+            errors.append((display_path(path), f"not a regular file ({kind_of(path.stat().st_mode)})"))
         else:
             errors.append((display_path(path), "no such file or directory"))
     return list(out.values())

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, FrozenSet, Iterator, List, Tuple
 
+from dldoctor.inputs import InputError, open_regular
+
 MAX_PY_BYTES = 10 * 1024 * 1024  # hand-written code is far smaller; larger is generated
 MAX_NOTEBOOK_BYTES = 64 * 1024 * 1024  # notebooks carry image outputs
 SKIP_DIRS = frozenset({"site-packages", "dist-packages", "__pycache__", "node_modules"})
@@ -81,8 +83,10 @@ def parse_noqa(text: str) -> Dict[int, FrozenSet[str] | None]:
 
 def _read_bytes(path: Path, limit: int) -> bytes:
     try:
-        with path.open("rb") as fh:
+        with open_regular(str(path)) as fh:  # a FIFO named x.py must not block the walk
             data = fh.read(limit + 1)
+    except InputError as exc:
+        raise SourceError(exc.reason) from None
     except OSError as exc:
         raise SourceError(f"cannot read: {exc.strerror or exc}") from None
     if len(data) > limit:

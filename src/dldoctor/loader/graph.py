@@ -22,7 +22,7 @@ import posixpath
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, Iterator, List, Protocol, Tuple
 
-from dldoctor.model import Resolution
+from dldoctor.resolution import Resolution
 
 NOT_FOUND = "not-found"
 WRONG_ARCHITECTURE = "wrong-architecture"

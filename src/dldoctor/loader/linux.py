@@ -33,7 +33,6 @@ DF_1_NODEFLIB, LD_PRELOAD, dlopen flags (RTLD_DEEPBIND, namespaces).
 from __future__ import annotations
 
 import os
-import platform as _platform
 from collections import deque
 from dataclasses import dataclass
 from typing import Deque, Dict, List, Mapping, Set, Tuple
@@ -51,7 +50,7 @@ from dldoctor.loader.graph import (
     unique_dirs,
 )
 from dldoctor.loader.ldcache import CacheEntry, cache_lookup_table, read_ld_so_cache
-from dldoctor.model import Resolution
+from dldoctor.resolution import Resolution
 
 TRIPLETS: Dict[str, str] = {
     "x86_64": "x86_64-linux-gnu",
@@ -107,7 +106,9 @@ def split_search_path(value: str) -> Tuple[str, ...]:
 
 def host_machine() -> str:
     """This host's machine in BinaryInfo's vocabulary."""
-    m = _platform.machine().lower()
+    import platform  # only when the caller gives no machine: keeps `deps` start-up small
+
+    m = platform.machine().lower()
     return {"amd64": "x86_64", "arm64": "aarch64", "i686": "x86", "i386": "x86"}.get(m, m)
 
 

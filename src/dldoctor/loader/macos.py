@@ -43,7 +43,7 @@ from dldoctor.loader.graph import (
     ReadBinary,
     unique_dirs,
 )
-from dldoctor.model import Resolution
+from dldoctor.resolution import Resolution
 
 SHARED_CACHE_PREFIXES = ("/usr/lib/", "/System/Library/")
 

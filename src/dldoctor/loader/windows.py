@@ -59,7 +59,7 @@ from dldoctor.loader.graph import (
     ReadBinary,
     unique_dirs,
 )
-from dldoctor.model import Resolution
+from dldoctor.resolution import Resolution
 
 LOAD_WITH_ALTERED_SEARCH_PATH = 0x8
 LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR = 0x100

@@ -131,17 +131,17 @@ def collect_snapshot(
 
 def load_snapshot(path: str) -> Snapshot:
     """Read a snapshot file written by ``dldoctor snapshot``; bad files are exit-2 errors."""
+    from dldoctor.inputs import read_json
+
+    data = read_json(path, f"--snapshot {path}", invalid="not a dldoctor snapshot")
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DldoctorError(f"--snapshot {path}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
-    try:
-        data = json.loads(text)
         if isinstance(data, dict):
             data = unredact_home(data)
         return Snapshot.from_dict(data)
     except ValueError as exc:
         raise DldoctorError(f"--snapshot {path}: not a dldoctor snapshot ({exc})") from None
+    except RecursionError:
+        raise DldoctorError(f"--snapshot {path}: not a dldoctor snapshot (nested too deeply)") from None
 
 
 PLACEHOLDER_HOME = {"windows": "C:\\Users\\~home~", "other": "/~home~"}

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import List, Optional
 
 from dldoctor.errors import DldoctorError
+from dldoctor.inputs import read_capped
 from dldoctor.wheelset.extract import cache_root
 
 TIMEOUT_S = 1800.0
@@ -24,10 +25,13 @@ def download_requirements(
     requirements: str, platform: str, python_version: str, cache: Optional[Path] = None
 ) -> List[str]:
     """The wheel files ``requirements`` resolves to on ``platform`` / ``python_version``."""
+    got = read_capped(requirements, f"-r {requirements}")
+    if got.skipped:
+        raise DldoctorError(f"-r {requirements}: larger than 32 MiB; not a requirements file")
     try:
-        text = Path(requirements).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DldoctorError(f"-r {requirements}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
+        text = got.data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DldoctorError(f"-r {requirements}: cannot read ({exc})") from None
     key = hashlib.sha256(f"{platform}\n{python_version}\n{text}".encode()).hexdigest()[:16]
     dest = (cache or cache_root() / "downloads") / f"{platform}-py{python_version}-{key}"
     if not (dest / DONE).is_file():

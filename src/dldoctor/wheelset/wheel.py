@@ -20,6 +20,7 @@ from typing import Dict, List, Optional, Tuple
 from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 
 from dldoctor.errors import DldoctorError
+from dldoctor.inputs import check_regular
 
 NATIVE_SUFFIXES = (".dll", ".pyd")
 MAX_TEXT = 1 << 20
@@ -96,6 +97,7 @@ def read_wheel(path: str, layout: Layout) -> Wheel:
         name, version, _build, tags = parse_wheel_filename(file)
     except InvalidWheelFilename as exc:
         raise DldoctorError(f"{path}: not a wheel file name ({exc})") from None
+    check_regular(path)  # a FIFO named *.whl would block the open forever
     try:
         zf = zipfile.ZipFile(path)
     except (OSError, zipfile.BadZipFile) as exc:
