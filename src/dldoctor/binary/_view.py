@@ -6,6 +6,13 @@ offset becomes a :class:`BinaryFormatError` naming the structure, never an
 IndexError, a struct.error or a giant allocation. The window is a memory map
 where the OS allows one (only the pages actually read are paged in, so a
 400 MB library costs what a small one does) and plain seek/read otherwise.
+
+The file's size is no bound on cost: a sparse file can claim terabytes for
+nothing. So two more limits hold whatever a header claims: no single read
+is larger than :data:`MAX_READ` (the readers read records, never tables at
+once), and the names of one file (DT_NEEDED, RPATH, version names, DLL and
+install names) add up to at most :data:`MAX_NAME_BYTES`, a thousand times
+what the largest real library needs (1.1 KB: libncurses' version needs).
 """
 
 from __future__ import annotations
@@ -18,6 +25,10 @@ from ._record import BinaryFormatError
 
 #: Longest name or path list read from a string table; longer means hostile.
 MAX_STRING = 65536
+#: Largest single read a reader may make; a structure claiming more is hostile.
+MAX_READ = 1 << 20
+#: All names read from one file, together (real files: at most ~1 KB).
+MAX_NAME_BYTES = 1 << 20
 
 
 class _FileSource:
@@ -46,15 +57,25 @@ class _FileSource:
 Source = Union[mmap.mmap, bytes, _FileSource]
 
 
+class _Budget:
+    """Name bytes left to read from one file (shared by a file's sub-views)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, left: int) -> None:
+        self.left = left
+
+
 class View:
     """A window ``[base, base + size)`` of a source, with checked reads."""
 
-    __slots__ = ("_base", "_src", "size")
+    __slots__ = ("_base", "_budget", "_src", "size")
 
-    def __init__(self, src: Source, size: int, base: int = 0) -> None:
+    def __init__(self, src: Source, size: int, base: int = 0, budget: _Budget | None = None) -> None:
         self._src = src
         self._base = base
         self.size = size
+        self._budget = budget or _Budget(MAX_NAME_BYTES)
 
     def check(self, off: int, n: int, what: str) -> None:
         """Raise unless ``n`` bytes at ``off`` lie inside the window."""
@@ -65,6 +86,8 @@ class View:
             )
 
     def read(self, off: int, n: int, what: str) -> bytes:
+        if n > MAX_READ:
+            raise BinaryFormatError(f"{what} claims {n} bytes: more than any real header holds")
         self.check(off, n, what)
         start = self._base + off
         return bytes(self._src[start : start + n])
@@ -82,10 +105,15 @@ class View:
         nul = self._src.find(b"\0", self._base + off, self._base + end)
         if nul < 0:
             raise BinaryFormatError(f"{what}: unterminated string at offset {off:#x}")
+        self._budget.left -= nul - self._base - off
+        if self._budget.left < 0:
+            raise BinaryFormatError(
+                f"{what}: the file's names exceed {MAX_NAME_BYTES} bytes: hostile or corrupt"
+            )
         raw = self._src[self._base + off : nul]
         return bytes(raw).decode("utf-8", "surrogateescape")
 
     def sub(self, off: int, n: int, what: str) -> View:
-        """A narrower window (a Mach-O fat slice) with its own offset 0."""
+        """A narrower window (a Mach-O fat slice) with its own offset 0, same name budget."""
         self.check(off, n, what)
-        return View(self._src, n, self._base + off)
+        return View(self._src, n, self._base + off, self._budget)
