@@ -2,9 +2,12 @@
 
 The dynamic segment is found through the program headers (as ld.so finds
 it, so stripped section headers do not matter), its string table through
-DT_STRTAB mapped by the PT_LOAD segments. Every PT_LOAD segment and the
-section header table must lie inside the file: that is how a truncated
-library is told apart from one that has no dependencies.
+DT_STRTAB mapped by the PT_LOAD segments. Every PT_LOAD segment must lie
+inside the file: that is how a truncated library is told apart from one that
+has no dependencies. The section header table is not required: ld.so never
+reads it, and a library cut only there (its tail: section headers,
+``.symtab``, ``.comment``) loads and runs (tests/loader checks both against
+the real ld.so).
 
 Counts come from the header and are capped by the format before anything is
 read: program headers must have ld.so's entry size (``dl-load.c``: "ELF
@@ -105,22 +108,16 @@ def read_elf(view: View, path: str) -> BinaryInfo:
         phentsize,
         phnum,
         shentsize,
-        shnum,
+        _shnum,
         _shstrndx,
     ) = view.unpack(lay.ehdr, 16, "ELF header")
 
-    if shoff:
+    if shoff and phnum == PN_XNUM:  # extended numbering: the count is in section 0
         if shentsize < lay.shdr.size:
             raise BinaryFormatError(f"ELF section header size {shentsize} is too small")
-        if shnum == 0 or phnum == PN_XNUM:
-            sh0 = view.unpack(lay.shdr, shoff, "ELF section header 0")
-            shnum = shnum or sh0[5]
-            if phnum == PN_XNUM:
-                phnum = sh0[7]
-                if not PN_XNUM <= phnum <= MAX_PHNUM:
-                    raise BinaryFormatError(f"ELF extended program header count {phnum} is not valid")
-        # Checked against the file, never read: section headers do not matter to ld.so.
-        view.check(shoff, shnum * shentsize, "ELF section header table")
+        phnum = view.unpack(lay.shdr, shoff, "ELF section header 0")[7]
+        if not PN_XNUM <= phnum <= MAX_PHNUM:
+            raise BinaryFormatError(f"ELF extended program header count {phnum} is not valid")
 
     segments = _phdrs(view, lay, phoff, phnum, phentsize)
     loads = [s for s in segments if s[0] == PT_LOAD]

@@ -1,7 +1,10 @@
 """``dldoctor deps LIB``: the resolved dependency tree of one library (DESIGN §7).
 
 Each edge names the loader rule that found it (see ``dldoctor.loader.linux`` /
-``windows`` / ``macos`` for the exact search orders); "not found" lists every folder tried.
+``windows`` / ``macos`` for the exact search orders); "not found" lists every folder tried;
+for ``wrong-architecture`` and ``unreadable`` the JSON's ``shadowed`` holds the files found but
+not loadable (for ``unreadable``, the last one is where the search stopped) and ``unreadable``
+says why each could not be read.
 Exit 0 when everything resolved, 1 when something would fail to load, 2 on bad input.
 """
 
@@ -13,11 +16,19 @@ import json
 import os
 import sys
 from dataclasses import replace
-from typing import Dict, List, Mapping, Set
+from typing import Dict, List, Mapping, Set, Tuple
 
 from dldoctor.binary import BinaryFormatError, read_binary, sniff_format
 from dldoctor.errors import DldoctorError
-from dldoctor.loader.graph import ALREADY_LOADED, HostFileSystem, LoadGraph, is_failure
+from dldoctor.loader.graph import (
+    ALREADY_LOADED,
+    NOT_FOUND,
+    UNREADABLE,
+    WRONG_ARCHITECTURE,
+    HostFileSystem,
+    LoadGraph,
+    is_failure,
+)
 from dldoctor.loader.linux import host_config, resolve_linux, split_search_path
 from dldoctor.loader.macos import MacConfig, resolve_macos
 from dldoctor.loader.windows import (
@@ -161,34 +172,55 @@ def tilde(path: str | None) -> str:
     return redact_home(path) if path else ""
 
 
+#: Tree levels drawn with guides; deeper lines say their depth instead ("⋮ [depth 41]"), so
+#: a chain of thousands of libraries prints lines of bounded width (output linear in size).
+MAX_DRAWN_DEPTH = 24
+_FAILED = {
+    NOT_FOUND: "not found",
+    WRONG_ARCHITECTURE: "only a wrong-architecture copy",
+    UNREADABLE: "found a file the loader cannot load",
+}
+
+
 def render_text(graph: LoadGraph) -> str:
+    """The tree as ``libtree`` draws it: each object expanded once, under its first requester.
+
+    Walked with an explicit stack (a DT_NEEDED chain can be thousands deep)."""
     lines = [tilde(graph.root)]
+    kids = graph.by_requester()
+    why = dict(graph.unreadable)
     expanded: Set[str] = {graph.root}
-
-    def walk(requester: str, prefix: str) -> None:
-        kids = list(graph.children(requester))
-        for i, res in enumerate(kids):
-            last = i == len(kids) - 1
-            branch = "└── " if last else "├── "
-            if is_failure(res):
-                what = "not found" if res.rule == "not-found" else "only a wrong-architecture copy"
-                lines.append(f"{prefix}{branch}{res.name} [{res.rule}] {what}")
-                pad = prefix + ("    " if last else "│   ")
-                lines.extend(f"{pad}    tried: {tilde(t)}" for t in res.tried)
-                lines.extend(f"{pad}    skipped: {tilde(s)}" for s in res.shadowed)
-                continue
-            lines.append(
-                f"{prefix}{branch}{res.name} [{res.rule}] {tilde(res.path) or '(not on disk here)'}"
-            )
-            if res.path and res.rule != ALREADY_LOADED and res.path not in expanded:
-                expanded.add(res.path)
-                walk(res.path, prefix + ("    " if last else "│   "))
-
-    walk(graph.root, "")
+    # (requester, its guide prefix, its depth, index of the next child to draw)
+    stack: List[Tuple[str, str, int, int]] = [(graph.root, "", 0, 0)]
+    while stack:
+        requester, prefix, depth, i = stack.pop()
+        children = kids.get(requester, [])
+        if i >= len(children):
+            continue
+        stack.append((requester, prefix, depth, i + 1))
+        res = children[i]
+        last = i == len(children) - 1
+        if depth < MAX_DRAWN_DEPTH:
+            head, pad = prefix + ("└── " if last else "├── "), prefix + ("    " if last else "│   ")
+        else:
+            head = pad = f"⋮ [depth {depth + 1}] "
+        if is_failure(res):
+            lines.append(f"{head}{res.name} [{res.rule}] {_FAILED.get(res.rule, res.rule)}")
+            lines.extend(f"{pad}    tried: {tilde(t)}" for t in res.tried)
+            for s in res.shadowed:
+                if res.rule == UNREADABLE:
+                    lines.append(f"{pad}    unreadable: {tilde(s)}: {why.get(s, 'not a loadable binary')}")
+                else:
+                    lines.append(f"{pad}    skipped: {tilde(s)}")
+            continue
+        lines.append(f"{head}{res.name} [{res.rule}] {tilde(res.path) or '(not on disk here)'}")
+        if res.path and res.rule != ALREADY_LOADED and res.path not in expanded:
+            expanded.add(res.path)
+            stack.append((res.path, pad, depth + 1, 0))
     if graph.error:
         lines.append(f"load would fail: {graph.error}")
     lines.extend(f"note: {n}" for n in graph.notes)
-    lines.extend(f"unreadable: {tilde(p)}: {why}" for p, why in graph.unreadable)
+    lines.extend(f"unreadable: {tilde(p)}: {w}" for p, w in graph.unreadable)
     return "\n".join(lines)
 
 

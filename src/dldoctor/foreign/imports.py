@@ -28,7 +28,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from dldoctor.foreign.install import VirtualInstall
 from dldoctor.foreign.tree import VirtualFile
 from dldoctor.foreign.wheel import Wheel
-from dldoctor.loader.graph import NOT_FOUND, WRONG_ARCHITECTURE
+from dldoctor.loader.graph import FAILURES
 from dldoctor.loader.windows import CPYTHON_EXTENSION_FLAGS, LoadOutcome, WindowsConfig, WindowsProcess
 
 MAX_PAIR_DISTS = 6  # ordered pairs simulated per conflicting name
@@ -103,7 +103,7 @@ class Importer:
 def _failure(dist: str, outcome: LoadOutcome) -> Failure:
     for edge in outcome.graph.edges:
         res = edge.resolution
-        if res.rule in (NOT_FOUND, WRONG_ARCHITECTURE):
+        if res.rule in FAILURES:
             return Failure(dist, outcome.target, res.name, edge.requester, res.rule, res.tried)
     return Failure(dist, outcome.target, outcome.failed_name or "", outcome.target, str(outcome.error), ())
 
