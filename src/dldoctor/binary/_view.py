@@ -17,9 +17,8 @@ what the largest real library needs (1.1 KB: libncurses' version needs).
 
 from __future__ import annotations
 
-import mmap
 import struct
-from typing import IO, Any, Tuple, Union
+from typing import IO, Any, Protocol, Tuple
 
 from ._record import BinaryFormatError
 
@@ -42,19 +41,31 @@ class _FileSource:
         return self._f.read(s.stop - s.start)
 
     def find(self, sub: bytes, start: int, end: int) -> int:
-        pos = start
-        while pos < end:
-            chunk = self[pos : min(end, pos + 4096)]
-            i = chunk.find(sub)
-            if i >= 0:
-                return pos + i
-            if not chunk:
-                break
-            pos += len(chunk)
-        return -1
+        return find_in_chunks(self, sub, start, end, 4096)
 
 
-Source = Union[mmap.mmap, bytes, _FileSource]
+def find_in_chunks(src: Source, sub: bytes, start: int, end: int, step: int) -> int:
+    """``find`` for sources that read in pieces: chunk by chunk, stopping at a hit (names
+    are short; a NUL is found in the first chunk). ``sub`` must be one byte long."""
+    pos = start
+    while pos < end:
+        chunk = src[pos : min(end, (pos // step + 1) * step)]
+        i = chunk.find(sub)
+        if i >= 0:
+            return pos + i
+        if not chunk:
+            break
+        pos += len(chunk)
+    return -1
+
+
+class Source(Protocol):
+    """What a View reads from: a memory map, bytes, a seek/read file, or any lazy source
+    (a wheel member decompressed on demand) with slicing and a bounded ``find``."""
+
+    def __getitem__(self, s: slice, /) -> bytes: ...
+
+    def find(self, sub: bytes, start: int, end: int, /) -> int: ...
 
 
 class _Budget:

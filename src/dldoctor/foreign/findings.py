@@ -8,12 +8,12 @@ from typing import Dict, Iterator, List, Optional, Tuple
 from packaging.version import InvalidVersion, Version
 
 from dldoctor.checks import finding
+from dldoctor.checks._native_graph import is_extension
 from dldoctor.checks.windows import host_data
 from dldoctor.foreign.imports import Analysis, Conflict
 from dldoctor.foreign.install import VirtualInstall
 from dldoctor.foreign.profiles import load_vc_runtime, version_tuple
 from dldoctor.foreign.tree import PYTHON, SYSTEM, VirtualFile
-from dldoctor.checks._native_graph import is_extension
 from dldoctor.loader.graph import FAILURES, UNREADABLE, WRONG_ARCHITECTURE
 from dldoctor.model import Finding, Severity
 from dldoctor.snapshot.model import Snapshot
