@@ -4,10 +4,12 @@ predictions where the machine can show them."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
-from typing import Callable
+from typing import Callable, List, Tuple
 
 import pytest
 
@@ -216,3 +218,71 @@ def test_identical_copy_is_info_and_unrelated_folder_is_quiet(
     snap = snapshot_of(torch_venv, monkeypatch, f"{unrelated}:{tmp_path / 'absent'}")
     assert findings(snap, "ld-library-path-override") == []
     assert findings(snap, "missing-shared-library") == []
+
+
+# --- corrupt-install: libraries that cannot be loaded ---------------------------------
+
+
+def _numpy_copy(torch_venv: Path, venv_factory: Callable[..., Path]) -> Tuple[Path, Path]:
+    venv = venv_factory()
+    return venv, copy_packages(torch_venv, venv, "numpy", "numpy.libs", "numpy-*.dist-info")
+
+
+def _unloadable(snap: object) -> List[str]:
+    return [f.message for f in findings(snap, "corrupt-install") if "RECORD" not in f.message]  # type: ignore[arg-type]
+
+
+def test_truncated_bundled_library_is_unreadable_not_missing(
+        torch_venv: Path, venv_factory: Callable[..., Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A half-copied libquadmath in numpy.libs: ld.so finds it and dies there; it is not
+    "missing" (the old graph dropped unreadable files) nor "wrong-architecture"."""
+    venv, site = _numpy_copy(torch_venv, venv_factory)
+    assert _unloadable(snapshot_of(venv, monkeypatch)) == []
+    quadmath = next((site / "numpy.libs").glob("libquadmath-*"))
+    quadmath.write_bytes(quadmath.read_bytes()[: quadmath.stat().st_size // 2])
+    assert run_py(venv, "import numpy").returncode != 0  # the real loader agrees: numpy is broken
+    snap = snapshot_of(venv, monkeypatch)
+    found = [f for f in findings(snap, "corrupt-install") if "RECORD" not in f.message]
+    assert len(found) == 1, [f.message for f in found]
+    f = found[0]
+    assert f"needs {quadmath.name}; ld.so finds {quadmath} (numpy) first and cannot load it" in f.message
+    assert evidence(f, "unreadable file") == [str(quadmath)] and "truncated" in evidence(f, "error")[0]
+    assert "libgfortran" in evidence(f, "needed by")[0]
+    assert f.fix.startswith("python -m pip install --force-reinstall --no-deps --no-cache-dir numpy==")
+    assert findings(snap, "missing-shared-library") == findings(snap, "wrong-architecture") == []
+
+
+def test_unloadable_extension_modules(
+        torch_venv: Path, venv_factory: Callable[..., Path], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> None:
+    """An extension cut to 3 KB, and one replaced by a header claiming 4 GB of program
+    headers in a sparse file (check allocated 8.4 GB reading it): both are reported, and
+    the whole check stays small (peak RSS of the CLI and its children, from the kernel)."""
+    venv, site = _numpy_copy(torch_venv, venv_factory)
+    umath = next((site / "numpy" / "_core").glob("_multiarray_umath*.so"))
+    umath.write_bytes(umath.read_bytes()[:3000])
+    other = next((site / "numpy" / "random").glob("_generator*.so"))
+    head = bytearray(other.read_bytes()[:64])
+    head[54:58] = (65535).to_bytes(2, "little") + (65534).to_bytes(2, "little")  # e_phentsize, e_phnum
+    with open(other, "wb") as fh:
+        fh.write(bytes(head))
+        fh.truncate(65535 * 65534 + 4096)
+    assert run_py(venv, "import numpy").returncode != 0
+    messages = sorted(_unloadable(snapshot_of(venv, monkeypatch)))
+    assert len(messages) == 2, messages
+    assert messages[0] == (f"{other.name} (numpy) is not a loadable module: ELF program header size 65535 "
+                           "is not 56 (ld.so refuses the file)")
+    assert messages[1].startswith(f"{umath.name} (numpy) is not a loadable module: PT_LOAD segment")
+    assert messages[1].endswith("lies outside the file (0xbb8 bytes): truncated or corrupt")
+    measure = ("import resource, subprocess, sys; "
+               "done = subprocess.run(sys.argv[1:], capture_output=True, text=True); "
+               "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); "
+               "print(done.stdout)")
+    out = subprocess.run([sys.executable, "-c", measure, sys.executable, "-m", "dldoctor", "check", "--format",
+                          "json", "--no-probe", "--python", str(venv_python(venv))],
+                         capture_output=True, text=True, cwd=tmp_path, check=True).stdout
+    status, rss_kb = map(int, out.split("\n", 1)[0].split())
+    report = json.loads(out.split("\n", 1)[1])
+    assert status == 1 and rss_kb < 300 * 1024, (status, rss_kb)
+    assert sum(f["slug"] == "corrupt-install" and "not a loadable module" in f["message"]
+               for f in report["findings"]) == 2

@@ -13,9 +13,10 @@ import pytest
 
 from dldoctor.cli import COMMANDS
 
+# render/__init__ and render/text import nothing at module level (deps prints through them).
 HEAVY = ("tomllib", "tomli", "packaging", "dldoctor.conditions", "dldoctor.checks", "dldoctor.model",
-         "dldoctor.snapshot", "dldoctor.explainer", "dldoctor.probe", "dldoctor.lint", "dldoctor.foreign",
-         "dldoctor.render", "dldoctor.report")
+         "dldoctor.snapshot", "dldoctor.explainer", "dldoctor.probe", "dldoctor.lint", "dldoctor.wheelset",
+         "dldoctor.render.json", "dldoctor.render.markdown", "dldoctor.render.lint", "dldoctor.report")
 
 
 PROBE = """

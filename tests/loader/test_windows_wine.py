@@ -144,3 +144,8 @@ def test_scenarios_exercise_each_outcome(both: List[Tuple[str, str, str]]) -> No
     assert wine["mod=p2dep.dll"].endswith("/pkgA/p2dep.dll")
     assert wine["mod=shared.dll"].endswith("/pkgD1/shared.dll")
     assert wine["mod=w32dep.dll"].endswith("/extra/w32dep.dll")
+    # an unreadable import found first ends the search: extra/'s good copy is never reached
+    assert wine["load=1100,pkgJ/j1.dll"] == wine["load=1100,pkgK/k1.dll"] == "error 126"
+    assert wine["mod=jdep.dll"] == wine["mod=kdep.dll"] == "none"
+    assert wine["load=0,pkgL/l1.dll"] == "error 193"
+

@@ -55,7 +55,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Tuple[Path, Path]:
 def test_wheel_holds_every_file_of_the_package(built: Tuple[Path, Path]) -> None:
     _sdist, wheel = built
     source = tree_files(ROOT / "src" / "dldoctor")
-    assert {"probe/data/probe.toml", "render/report.schema.json", "py.typed"} <= source
+    assert {"conditions/probe.toml", "render/report.schema.json", "py.typed"} <= source
     with zipfile.ZipFile(wheel) as zf:
         shipped = {n[len("dldoctor/"):] for n in zf.namelist() if n.startswith("dldoctor/")}
     assert sorted(source - shipped) == []

@@ -2,9 +2,19 @@
 
 The dynamic segment is found through the program headers (as ld.so finds
 it, so stripped section headers do not matter), its string table through
-DT_STRTAB mapped by the PT_LOAD segments. Every PT_LOAD segment and the
-section header table must lie inside the file: that is how a truncated
-library is told apart from one that has no dependencies.
+DT_STRTAB mapped by the PT_LOAD segments. Every PT_LOAD segment must lie
+inside the file: that is how a truncated library is told apart from one that
+has no dependencies. The section header table is not required: ld.so never
+reads it, and a library cut only there (its tail: section headers,
+``.symtab``, ``.comment``) loads and runs (tests/loader checks both against
+the real ld.so).
+
+Counts come from the header and are capped by the format before anything is
+read: program headers must have ld.so's entry size (``dl-load.c``: "ELF
+file's phentsize not the expected size"; 56 bytes for ELF64, 32 for ELF32)
+and there are at most 65,535 of them (PN_XNUM extended numbering only for
+counts past that, which ld.so does not support); tables are walked one
+record at a time, never read whole.
 """
 
 from __future__ import annotations
@@ -30,6 +40,8 @@ NameFn = Callable[[int, str], str]
 #: Loop caps: far above any real library, low enough that a hostile file is cheap.
 MAX_DYN_ENTRIES = 1 << 16
 MAX_VERSION_RECORDS = 1 << 16
+#: e_phnum is 16 bits; PN_XNUM moves larger counts to section 0's sh_info.
+MAX_PHNUM = 1 << 16
 
 _MACHINES = {
     2: "sparc",
@@ -96,18 +108,16 @@ def read_elf(view: View, path: str) -> BinaryInfo:
         phentsize,
         phnum,
         shentsize,
-        shnum,
+        _shnum,
         _shstrndx,
     ) = view.unpack(lay.ehdr, 16, "ELF header")
 
-    if shoff:
+    if shoff and phnum == PN_XNUM:  # extended numbering: the count is in section 0
         if shentsize < lay.shdr.size:
             raise BinaryFormatError(f"ELF section header size {shentsize} is too small")
-        if shnum == 0 or phnum == PN_XNUM:
-            sh0 = view.unpack(lay.shdr, shoff, "ELF section header 0")
-            shnum = shnum or sh0[5]
-            phnum = sh0[7] if phnum == PN_XNUM else phnum
-        view.check(shoff, shnum * shentsize, "ELF section header table")
+        phnum = view.unpack(lay.shdr, shoff, "ELF section header 0")[7]
+        if not PN_XNUM <= phnum <= MAX_PHNUM:
+            raise BinaryFormatError(f"ELF extended program header count {phnum} is not valid")
 
     segments = _phdrs(view, lay, phoff, phnum, phentsize)
     loads = [s for s in segments if s[0] == PT_LOAD]
@@ -167,15 +177,22 @@ def read_elf(view: View, path: str) -> BinaryInfo:
 def _phdrs(
     view: View, lay: _Layout, phoff: int, phnum: int, phentsize: int
 ) -> List[Tuple[int, int, int, int]]:
-    """(type, offset, vaddr, filesz) of every program header; loaded ones checked in-file."""
+    """(type, offset, vaddr, filesz) of the PT_LOAD and PT_DYNAMIC headers, checked in-file.
+
+    Read one entry at a time: the table is checked against the file, but a sparse file
+    can be as large as a header claims."""
     if phnum == 0:
         return []
-    if phentsize < lay.phdr.size:
-        raise BinaryFormatError(f"ELF program header size {phentsize} is too small")
-    table = view.read(phoff, phnum * phentsize, "ELF program header table")
+    if phentsize != lay.phdr.size:
+        raise BinaryFormatError(
+            f"ELF program header size {phentsize} is not {lay.phdr.size} (ld.so refuses the file)"
+        )
+    if phnum > MAX_PHNUM:
+        raise BinaryFormatError(f"ELF header claims {phnum} program headers")
+    view.check(phoff, phnum * phentsize, "ELF program header table")
     out = []
     for i in range(phnum):
-        f = lay.phdr.unpack_from(table, i * phentsize)
+        f = view.unpack(lay.phdr, phoff + i * phentsize, "ELF program header")
         if lay.wide:
             p_type, p_offset, p_vaddr, p_filesz = f[0], f[2], f[3], f[5]
         else:
@@ -183,7 +200,7 @@ def _phdrs(
         if p_type in (PT_LOAD, PT_DYNAMIC):
             label = "PT_LOAD segment" if p_type == PT_LOAD else "PT_DYNAMIC segment"
             view.check(p_offset, p_filesz, label)
-        out.append((p_type, p_offset, p_vaddr, p_filesz))
+            out.append((p_type, p_offset, p_vaddr, p_filesz))
     return out
 
 
@@ -195,17 +212,18 @@ def _read_dynamic(
     tags: Dict[int, int],
     strs: Dict[int, List[int]],
 ) -> None:
+    """Walk the entries up to DT_NULL; a segment without one within the cap is hostile."""
     count = size // lay.dyn.size
-    if count > MAX_DYN_ENTRIES:
-        raise BinaryFormatError(f"ELF dynamic segment claims {count} entries")
-    raw = view.read(off, count * lay.dyn.size, "ELF dynamic segment")
-    for tag, val in lay.dyn.iter_unpack(raw):
+    for i in range(min(count, MAX_DYN_ENTRIES)):
+        tag, val = view.unpack(lay.dyn, off + i * lay.dyn.size, "ELF dynamic entry")
         if tag == DT_NULL:
             return
         if tag in strs:
             strs[tag].append(val)
         else:
             tags.setdefault(tag, val)
+    if count > MAX_DYN_ENTRIES:
+        raise BinaryFormatError(f"ELF dynamic segment has no DT_NULL in {MAX_DYN_ENTRIES} entries")
 
 
 def _map(

@@ -19,7 +19,7 @@ from .elf import read_elf
 from .macho import MH_MAGIC, MH_MAGIC_64, is_fat, read_macho
 from .pe import read_pe
 
-__all__ = ["BinaryFormatError", "BinaryInfo", "read_binary", "sniff_format"]
+__all__ = ["BinaryFormatError", "BinaryInfo", "Source", "read_binary", "read_source", "sniff_format"]
 
 _MACHO_HEADS = {
     m.to_bytes(4, order) for m in (MH_MAGIC, MH_MAGIC_64) for order in ("little", "big")
@@ -60,22 +60,28 @@ def read_binary(path: str, prefer_machine: str | None = None) -> BinaryInfo:
         raise BinaryFormatError("not a regular file")
     with open(path, "rb") as f:
         size = os.fstat(f.fileno()).st_size
-        if size == 0:
-            raise BinaryFormatError("empty file")
         try:
             src: Source = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
         except (OSError, ValueError, OverflowError):
             src = _FileSource(f)
         try:
-            view = View(src, size)
-            fmt = _format_of(view.read(0, min(size, 8), "file header"))
-            if fmt == "elf":
-                return read_elf(view, path)
-            if fmt == "pe":
-                return read_pe(view, path)
-            if fmt == "macho":
-                return read_macho(view, path, prefer_machine)
-            raise BinaryFormatError("not an ELF, PE or Mach-O file")
+            return read_source(src, size, path, prefer_machine)
         finally:
             if isinstance(src, mmap.mmap):
                 src.close()
+
+
+def read_source(src: Source, size: int, path: str, prefer_machine: str | None = None) -> BinaryInfo:
+    """Read the headers of a binary of ``size`` bytes held by ``src`` (any random-access
+    source: a mapped file, or a wheel member decompressed on demand); ``path`` names it."""
+    if size == 0:
+        raise BinaryFormatError("empty file")
+    view = View(src, size)
+    fmt = _format_of(view.read(0, min(size, 8), "file header"))
+    if fmt == "elf":
+        return read_elf(view, path)
+    if fmt == "pe":
+        return read_pe(view, path)
+    if fmt == "macho":
+        return read_macho(view, path, prefer_machine)
+    raise BinaryFormatError("not an ELF, PE or Mach-O file")

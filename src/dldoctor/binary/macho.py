@@ -5,6 +5,11 @@ dylibs to load in order, and LC_RPATH. Every segment's file range must lie
 inside its slice, so a truncated dylib is an error rather than a dylib
 without dependencies. A fat file reports every slice's machine in ``archs``
 and describes the slice dyld would pick on this host (else the first).
+
+The load commands are bounded before they are walked: ``sizeofcmds`` must fit
+the file and :data:`MAX_SIZEOFCMDS`, and ``ncmds`` must fit ``sizeofcmds``
+at 8 bytes a command (dyld's own rules: ``ImageLoaderMachO::sniffLoadCommands``
+rejects more than 32 KiB of load commands and ncmds > sizeofcmds / 8).
 """
 
 from __future__ import annotations
@@ -19,6 +24,9 @@ MH_MAGIC, MH_MAGIC_64 = 0xFEEDFACE, 0xFEEDFACF
 FAT_MAGIC, FAT_MAGIC_64 = 0xCAFEBABE, 0xCAFEBABF
 #: Java class files share FAT_MAGIC; their next word (a version) is >= 45.
 MAX_FAT_ARCHS = 30
+#: dyld 2 refused load commands past 32 KiB (real dylibs: a few KB); newer dyld is
+#: laxer, so the cap is 32 times that, still at most 131,072 commands to walk.
+MAX_SIZEOFCMDS = 1 << 20
 
 LC_SEGMENT, LC_SEGMENT_64 = 0x1, 0x19
 LC_LOAD_DYLIB, LC_ID_DYLIB = 0xC, 0xD
@@ -104,6 +112,8 @@ def _read_thin(view: View, path: str, archs: Tuple[str, ...]) -> BinaryInfo:
         struct.Struct(end + "IiiIIII"), 0, "Mach-O header"
     )
     at = 32 if wide else 28
+    if sizeofcmds > MAX_SIZEOFCMDS:
+        raise BinaryFormatError(f"Mach-O load commands claim {sizeofcmds} bytes")
     view.check(at, sizeofcmds, "Mach-O load commands")
     if ncmds > sizeofcmds // 8:
         raise BinaryFormatError(f"Mach-O header claims {ncmds} commands in {sizeofcmds} bytes")

@@ -7,12 +7,20 @@ Addresses are RVAs mapped to file offsets through the section table; every
 section's raw data must lie inside the file, so a truncated DLL is an error
 rather than a DLL "without imports". A damaged version resource does not
 stop the Windows loader, so it only makes ``file_version`` None.
+
+Every count is capped before it drives a loop: the section count is 16 bits
+and an RVA is mapped with one binary search over the sorted sections (see
+:class:`_Image`), not a scan of up to 65,535 of them per name; descriptor and
+resource loops stop at fixed caps; names count against the file's name
+budget (``_view.MAX_NAME_BYTES``).
 """
 
 from __future__ import annotations
 
+import bisect
 import struct
-from typing import List, Tuple
+from array import array
+from typing import Iterable, Iterator, List, Tuple
 
 from ._record import BinaryFormatError, BinaryInfo
 from ._view import View
@@ -54,24 +62,40 @@ Section = Tuple[int, int, int, int]  # virtual address, virtual size, raw offset
 
 
 class _Image:
-    """Section table plus RVA -> file offset mapping."""
+    """Section table plus RVA -> file offset mapping.
 
-    def __init__(self, view: View, sections: List[Section], header_size: int) -> None:
+    Sections are kept sorted and disjoint (a section overlapping an earlier one starts
+    where that one ends; real images never overlap) in flat arrays, so one binary search
+    maps an RVA, however many sections a hostile header lists."""
+
+    def __init__(self, view: View, sections: Iterable[Section], header_size: int) -> None:
         self.view = view
-        # (start, end, raw offset, raw size); the loader maps max(virtual, raw) bytes.
-        self.spans = [(va, va + max(vs, rs), raw, rs) for va, vs, raw, rs in sections]
+        self.starts, self.ends = array("Q"), array("Q")
+        self.raws, self.rawsizes = array("Q"), array("Q")
+        # The loader maps max(virtual, raw) bytes of each section.
+        for va, vs, raw, rs in sorted(sections):
+            end = va + max(vs, rs)
+            floor = self.ends[-1] if self.ends else 0
+            if end <= floor:
+                continue
+            if va < floor:
+                raw, rs, va = raw + (floor - va), max(0, rs - (floor - va)), floor
+            self.starts.append(va)
+            self.ends.append(end)
+            self.raws.append(raw)
+            self.rawsizes.append(rs)
         self.header_size = min(header_size, view.size)
 
     def offset(self, rva: int, what: str) -> Tuple[int, int]:
         """File offset of ``rva`` and the end of the raw data holding it."""
         if 0 <= rva < self.header_size:
             return rva, self.header_size
-        for start, end, raw, rawsize in self.spans:
-            if start <= rva < end:
-                delta = rva - start
-                if delta >= rawsize:
-                    raise BinaryFormatError(f"PE {what} RVA {rva:#x} has no data in the file")
-                return raw + delta, raw + rawsize
+        i = bisect.bisect_right(self.starts, rva) - 1
+        if i >= 0 and rva < self.ends[i]:
+            delta, raw, rawsize = rva - self.starts[i], self.raws[i], self.rawsizes[i]
+            if delta >= rawsize:
+                raise BinaryFormatError(f"PE {what} RVA {rva:#x} has no data in the file")
+            return raw + delta, raw + rawsize
         raise BinaryFormatError(f"PE {what} RVA {rva:#x} is not inside any section")
 
     def unpack(self, st: struct.Struct, rva: int, what: str) -> Tuple[int, ...]:
@@ -119,14 +143,17 @@ def read_pe(view: View, path: str) -> BinaryInfo:
 
     table = opt + opt_size
     view.check(table, nsections * _SECTION.size, "PE section table")
-    sections: List[Section] = []
-    for i in range(nsections):
-        f = view.unpack(_SECTION, table + i * _SECTION.size, "PE section header")
-        vsize, va, rawsize, raw = f[1], f[2], f[3], f[4]
-        if rawsize:
-            view.check(raw, rawsize, f"PE section {_section_name(f[0])} raw data")
-        sections.append((va, vsize, raw, rawsize))
-    img = _Image(view, sections, header_size)
+
+    def sections() -> Iterator[Section]:
+        for i in range(nsections):
+            f = view.unpack(_SECTION, table + i * _SECTION.size, "PE section header")
+            vsize, va, rawsize, raw = f[1], f[2], f[3], f[4]
+            if rawsize:
+                view.check(raw, rawsize, f"PE section {_section_name(f[0])} raw data")
+            if max(vsize, rawsize):
+                yield (va, vsize, raw, rawsize)
+
+    img = _Image(view, sections(), header_size)
 
     exp_rva, _ = directory(DIR_EXPORT)
     soname: str | None = None

@@ -137,8 +137,9 @@ def _build(snap: Snapshot) -> Optional[EnvGraphs]:
     bits = snap.interpreter.bits
     env = {x.path: x for x in snap.libraries}
     every = {**{x.path: x for x in facts.outside}, **env}
-    # A RECORD entry whose file is gone has no header: it is not on disk for the loader.
-    fs = SnapshotFileSystem((p for p, x in every.items() if x.info), facts.realpaths)
+    # A RECORD entry whose file is gone is not on disk for the loader; a file that is there
+    # but unreadable (its size is known) is: the loader finds it and fails on it.
+    fs = SnapshotFileSystem((p for p, x in every.items() if x.info or p in facts.sizes), facts.realpaths)
     flags = CACHE_FLAGS.get(machine, 0)
     config = LinuxConfig(
         machine=machine,

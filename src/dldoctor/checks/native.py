@@ -2,13 +2,15 @@
 
 The Linux load graphs come from :mod:`dldoctor.checks._native_graph` (ld.so's model run on
 the snapshot's facts, one graph per extension module). Checks that need only headers
-(wrong-architecture, dll-version-conflict, duplicate-openmp) also judge Windows and macOS
-snapshots.
+(wrong-architecture, dll-version-conflict, duplicate-openmp, unreadable extension modules)
+also judge Windows and macOS snapshots. A library that is there but not a loadable binary
+is corrupt-install (truncated by an interrupted copy, emptied, overwritten): its headers say
+nothing about its architecture, and the loader fails on it rather than looking elsewhere.
 """
 
 from __future__ import annotations
 
-from typing import Dict, Iterator, List, Set, Tuple
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from dldoctor.checks import check, finding
 from dldoctor.checks._native_graph import (
@@ -21,7 +23,7 @@ from dldoctor.checks._native_graph import (
 )
 from dldoctor.conditions.native import native_data
 from dldoctor.conditions.openmp import openmp_runtime
-from dldoctor.loader.graph import NOT_FOUND, WRONG_ARCHITECTURE
+from dldoctor.loader.graph import NOT_FOUND, UNREADABLE, WRONG_ARCHITECTURE
 from dldoctor.model import Finding, Severity
 from dldoctor.snapshot.loaderfacts import interpreter_machine
 from dldoctor.snapshot.model import Library, Snapshot
@@ -127,6 +129,68 @@ def wrong_architecture(snap: Snapshot) -> Iterator[Finding]:
                  ("interpreter", ours)],
                 snapshot=snap,
             )
+
+
+def unreadable_why(lib: Library) -> str:
+    """Why a library's headers could not be read, "" when they were or the file is gone (a
+    missing RECORD file is corrupt-install's RECORD finding already)."""
+    if lib.info is not None or not lib.error or lib.error.startswith("[Errno 2]"):
+        return ""
+    return lib.error
+
+
+def _reinstall(snap: Snapshot, dist: Optional[str]) -> str:
+    d = next((d for d in snap.distributions if dist and d.name == dist), None)
+    if d is None:
+        return ""
+    return f"python -m pip install --force-reinstall --no-deps --no-cache-dir {d.name}=={d.version}"
+
+
+@check("corrupt-install")
+def unreadable_libraries(snap: Snapshot) -> Iterator[Finding]:
+    """Extension modules that are not loadable binaries (truncated, emptied, overwritten),
+    and libraries the loader finds first by a needed name but cannot load: ld.so stops at
+    such a file ("file too short", "invalid ELF header") even when a good copy comes later.
+    Other unreadable files are not judged: nothing is known to load them."""
+    shown: Set[str] = set()
+    for lib in snap.libraries:
+        why = unreadable_why(lib)
+        if not why or not is_extension(lib.path):
+            continue
+        shown.add(lib.path)
+        yield finding(
+            "corrupt-install",
+            f"{basename(lib.path)} ({lib.dist or 'no package'}) is not a loadable module: {why}",
+            [("module", lib.path), ("error", why)],
+            fix=_reinstall(snap, lib.dist), snapshot=snap,
+        )
+    g = env_graphs(snap)
+    if g is None:
+        return
+    stops: Dict[Tuple[str, str], str] = {}  # (requester, name) -> the file the search stopped at
+    for graph in g.graphs:
+        for e in graph.edges:
+            if e.resolution.rule == UNREADABLE and e.resolution.shadowed:
+                stops.setdefault((e.requester, e.resolution.name), e.resolution.shadowed[-1])
+    for (requester, name), roots in sorted(_roots_by_edge(g, (UNREADABLE,)).items()):
+        path = stops.get((requester, name))
+        if path is None or path in shown:
+            continue
+        shown.add(path)
+        owner = g.libraries.get(path)
+        why = (unreadable_why(owner) if owner else "") or "not a loadable binary"
+        via = [r for r in dict.fromkeys(roots) if r != requester]
+        fix = _reinstall(snap, owner.dist if owner else None) or (
+            f"Replace or remove {path}: it belongs to no package of this environment (reinstall the "
+            "system package that owns it, or take its folder off LD_LIBRARY_PATH)")
+        yield finding(
+            "corrupt-install",
+            f"{basename(requester)} needs {name}; ld.so finds {path} ({_dist(g, path)}) first "
+            f"and cannot load it: {why}",
+            [("needed by", requester), ("unreadable file", path), ("error", why),
+             *(("loaded by", r) for r in via[:SHOWN])],
+            fix=fix, snapshot=snap,
+        )
 
 
 def _content_key(snap: Snapshot, lib: Library) -> Tuple[object, ...]:

@@ -1,7 +1,10 @@
 """``dldoctor deps LIB``: the resolved dependency tree of one library (DESIGN §7).
 
 Each edge names the loader rule that found it (see ``dldoctor.loader.linux`` /
-``windows`` / ``macos`` for the exact search orders); "not found" lists every folder tried.
+``windows`` / ``macos`` for the exact search orders); "not found" lists every folder tried;
+for ``wrong-architecture`` and ``unreadable`` the JSON's ``shadowed`` holds the files found but
+not loadable (for ``unreadable``, the last one is where the search stopped) and ``unreadable``
+says why each could not be read.
 Exit 0 when everything resolved, 1 when something would fail to load, 2 on bad input.
 """
 

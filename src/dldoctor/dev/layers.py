@@ -25,7 +25,8 @@ SRC = Path(__file__).resolve().parents[1]
 
 # (layer, module prefixes), bottom first. A prefix names a module and everything below it.
 LAYERS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
-    ("core", ("dldoctor._version", "dldoctor.errors", "dldoctor.model", "dldoctor.redact")),
+    ("core", ("dldoctor._version", "dldoctor.errors", "dldoctor.model", "dldoctor.redact", "dldoctor.resolution",
+              "dldoctor.inputs")),
     ("data", ("dldoctor.conditions",)),  # every data table, with its loader and schema
     ("binary", ("dldoctor.binary",)),  # ELF / PE / Mach-O header readers
     ("loader", ("dldoctor.loader",)),  # search-order models; loader.frameworks: import-time steps

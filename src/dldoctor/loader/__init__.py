@@ -9,6 +9,7 @@ from __future__ import annotations
 from dldoctor.loader.graph import (
     ALREADY_LOADED,
     NOT_FOUND,
+    UNREADABLE,
     WRONG_ARCHITECTURE,
     Edge,
     FileSystem,
@@ -20,6 +21,7 @@ from dldoctor.loader.graph import (
 __all__ = [
     "ALREADY_LOADED",
     "NOT_FOUND",
+    "UNREADABLE",
     "WRONG_ARCHITECTURE",
     "Edge",
     "FileSystem",

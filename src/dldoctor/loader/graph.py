@@ -26,8 +26,14 @@ from dldoctor.resolution import Resolution
 
 NOT_FOUND = "not-found"
 WRONG_ARCHITECTURE = "wrong-architecture"
+#: The search found a file by that name that is not a loadable image (truncated, not a
+#: binary, corrupt headers). ld.so and the Windows loader stop there and fail the load
+#: ("file too short", "invalid ELF header"; Wine: 126); dyld tries its next candidate.
+UNREADABLE = "unreadable"
 ALREADY_LOADED = "already-loaded"
 ROOT = "root"
+#: Rules that mean the loader could not satisfy a request (the load fails).
+FAILURES = (NOT_FOUND, WRONG_ARCHITECTURE, UNREADABLE)
 
 
 class BinaryLike(Protocol):
@@ -127,11 +133,15 @@ class HostFileSystem:
 
 class HeaderCache:
     """Headers read once per path; a file that fails to read is remembered with why (a found
-    but unreadable library is a fact to report, never a crash of the model)."""
+    but unreadable library is a fact to report, never a crash of the model).
+
+    ``unreadable`` lists the failed files met since the caller last cleared it (one load),
+    even those whose failure was cached by an earlier load."""
 
     def __init__(self, read: ReadBinary) -> None:
         self.read = read
         self.headers: Dict[str, BinaryLike | None] = {}
+        self.errors: Dict[str, str] = {}
         self.unreadable: Dict[str, str] = {}
 
     def get(self, path: str) -> BinaryLike | None:
@@ -140,8 +150,11 @@ class HeaderCache:
                 self.headers[path] = self.read(path)
             except Exception as exc:
                 self.headers[path] = None
-                self.unreadable[path] = str(exc) or type(exc).__name__
-        return self.headers[path]
+                self.errors[path] = str(exc) or type(exc).__name__
+        info = self.headers[path]
+        if info is None:
+            self.unreadable[path] = self.errors[path]
+        return info
 
 
 @dataclass(frozen=True)
@@ -159,15 +172,21 @@ class LoadGraph:
     root: str
     platform: str
     edges: Tuple[Edge, ...]
-    error: str | None = None  # a predicted load failure ("not-found", "wrong-architecture")
+    error: str | None = None  # a predicted load failure: one of FAILURES (or a Windows code)
     unreadable: Tuple[Tuple[str, str], ...] = ()  # (path, why) files found but not readable
     notes: Tuple[str, ...] = field(default=())
 
     def children(self, requester: str) -> Iterator[Resolution]:
         """The resolutions requested by one object, in request order."""
+        return iter(self.by_requester().get(requester, ()))
+
+    def by_requester(self) -> Dict[str, List[Resolution]]:
+        """requester -> its resolutions in request order (one pass over the edges, so a
+        walk over a graph of thousands of objects stays linear)."""
+        index: Dict[str, List[Resolution]] = {}
         for edge in self.edges:
-            if edge.requester == requester:
-                yield edge.resolution
+            index.setdefault(edge.requester, []).append(edge.resolution)
+        return index
 
     def unique(self) -> List[Edge]:
         """Every dependency once: the first edge of each name (the one that decides)."""
@@ -181,7 +200,8 @@ class LoadGraph:
 
     @property
     def missing(self) -> Tuple[Edge, ...]:
-        """Edges the loader could not satisfy (not found, or only a wrong-architecture copy)."""
+        """Edges the loader could not satisfy (not found, only a wrong-architecture copy, or
+        an unreadable file where the search stopped)."""
         return tuple(
             e for e in self.edges if e.resolution.path is None and is_failure(e.resolution)
         )
@@ -189,7 +209,7 @@ class LoadGraph:
 
 def is_failure(resolution: Resolution) -> bool:
     """Whether a resolution means the load would fail."""
-    return resolution.rule in (NOT_FOUND, WRONG_ARCHITECTURE)
+    return resolution.rule in FAILURES
 
 
 def unique_dirs(dirs: Iterable[str]) -> Tuple[str, ...]:

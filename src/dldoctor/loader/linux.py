@@ -23,7 +23,12 @@ A name with a slash is opened as given (``direct-path``). In RPATH/RUNPATH entri
 ``$ORIGIN`` (the folder R was found in, symlinks not resolved, as ld.so records it),
 ``$LIB`` and ``$PLATFORM`` (also in ``${...}`` form) are expanded. A file found in a folder
 whose ELF class or machine differs from the root's is skipped, as ld.so skips
-"incompatible" files; when only such copies exist the rule is ``wrong-architecture``.
+"incompatible" files; when only such copies exist the rule is ``wrong-architecture``. A
+file found that is not a loadable ELF (truncated, not an ELF, corrupt headers) ends the
+search: ld.so's ``open_verify`` fails the whole load there ("file too short", "invalid ELF
+header"; a copy cut inside its loaded segments dies with SIGBUS) even when a good copy
+waits in a later folder; the rule is ``unreadable`` (checked against the real ld.so in
+tests/loader).
 Dependencies are mapped breadth-first, as ``_dl_map_object_deps`` does, which decides which
 copy "already-loaded" reuses. Not modelled: glibc-hwcaps and legacy hwcap subfolders,
 DF_1_NODEFLIB, LD_PRELOAD, dlopen flags (RTLD_DEEPBIND, namespaces).
@@ -40,6 +45,7 @@ from typing import Deque, Dict, List, Mapping, Set, Tuple
 from dldoctor.loader.graph import (
     ALREADY_LOADED,
     NOT_FOUND,
+    UNREADABLE,
     WRONG_ARCHITECTURE,
     BinaryLike,
     Edge,
@@ -186,14 +192,12 @@ class LinuxLoader:
             ]
         return out
 
-    def _compatible(self, path: str, root: BinaryLike) -> bool:
-        info = self._header(path)
-        return info is not None and info.machine == root.machine and info.bits == root.bits
-
     def _search(
         self, req: _Object, name: str, root: BinaryLike
     ) -> Tuple[str | None, str, Tuple[str, ...], Tuple[str, ...], List[str]]:
-        """(found path, rule, folders tried, shadowed copies, incompatible copies)."""
+        """(found path, rule, folders tried, shadowed copies, rejected copies): the rejected
+        are the incompatible copies skipped, then the unreadable file that ended the search
+        (rule ``unreadable``)."""
         steps: List[Tuple[str, str, str | None]] = []  # (rule, place, candidate path)
         seen_dirs: Set[str] = set()
         if req.dirs is None:
@@ -221,7 +225,11 @@ class LinuxLoader:
                 tried.append(place)
                 if candidate is None:
                     continue
-                if self._compatible(candidate, root):
+                info = self._header(candidate)
+                if info is None:  # open_verify fails: the load fails here
+                    incompatible.append(candidate)
+                    return None, UNREADABLE, unique_dirs(tried), (), incompatible
+                if info.machine == root.machine and info.bits == root.bits:
                     found, found_rule = candidate, rule
                 else:
                     incompatible.append(candidate)
@@ -282,14 +290,18 @@ class LinuxLoader:
             path = name if os.path.isabs(name) else os.path.join(self.config.cwd, name)
             if not self.fs.is_file(path):
                 return Resolution(name, None, NOT_FOUND, (path,))
+            if self._header(path) is None:
+                return Resolution(name, None, UNREADABLE, (path,), (path,))
             return self._adopt(req, name, path, "direct-path", (), (), loaded, by_real, queue)
         for obj in loaded:
             if name in obj.names:
                 return Resolution(name, obj.real, ALREADY_LOADED)
-        found, rule, tried, shadowed, incompatible = self._search(req, name, root)
+        found, rule, tried, shadowed, rejected = self._search(req, name, root)
         if found is None:
-            if incompatible:
-                return Resolution(name, None, WRONG_ARCHITECTURE, tried, tuple(incompatible))
+            if rule == UNREADABLE:
+                return Resolution(name, None, UNREADABLE, tried, tuple(rejected))
+            if rejected:
+                return Resolution(name, None, WRONG_ARCHITECTURE, tried, tuple(rejected))
             return Resolution(name, None, NOT_FOUND, tried)
         return self._adopt(req, name, found, rule, tried, shadowed, loaded, by_real, queue)
 

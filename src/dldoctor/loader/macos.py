@@ -21,8 +21,12 @@ dyld tries, in this order; the rule names are what each Resolution carries:
 5. ``dyld_fallback_library_path``: DYLD_FALLBACK_LIBRARY_PATH (default ``/usr/local/lib``,
    ``/usr/lib``; ``$HOME/lib`` is left out) with the leaf.
 
+A candidate that exists but is not a readable Mach-O (truncated, not a binary) is skipped
+and dyld tries the next one, listing it among the paths it "tried" ("not a mach-o file");
+when nothing else answers, the rule is ``unreadable``.
+
 Not modelled: DYLD_FRAMEWORK_PATH, DYLD_IMAGE_SUFFIX, weak imports, SIP's stripping of DYLD_*
-variables for protected binaries.
+variables for protected binaries, architecture mismatches within readable files.
 """
 
 from __future__ import annotations
@@ -35,12 +39,14 @@ from typing import Deque, Dict, List, Set, Tuple
 from dldoctor.loader.graph import (
     ALREADY_LOADED,
     NOT_FOUND,
+    UNREADABLE,
     BinaryLike,
     Edge,
     FileSystem,
     HeaderCache,
     LoadGraph,
     ReadBinary,
+    is_failure,
     unique_dirs,
 )
 from dldoctor.resolution import Resolution
@@ -128,12 +134,12 @@ class MacLoader:
                         queue.append(image)
                         if image.info is not None and image.info.soname:
                             names.setdefault(image.info.soname, image)
-        missing = [e for e in edges if e.resolution.rule == NOT_FOUND]
+        missing = [e for e in edges if is_failure(e.resolution)]
         return LoadGraph(
             root.real,
             "macos",
             tuple(edges),
-            error=NOT_FOUND if missing else None,
+            error=missing[0].resolution.rule if missing else None,
             unreadable=tuple(sorted(self._cache_h.unreadable.items())),
         )
 
@@ -141,7 +147,19 @@ class MacLoader:
         self, req: _Image, name: str, exe_dir: str, loaded: List[_Image]
     ) -> Tuple[Resolution, _Image | None]:
         tried: List[str] = []
+        bad: List[str] = []  # files found that are not readable Mach-O: dyld moves on
         seen: Set[str] = set()
+
+        def hit(path: str) -> _Image | None:
+            real = self.fs.realpath(path)
+            image = next((i for i in loaded if i.real == real), None)
+            if image is None:
+                image = _Image(path, real, self._header(path), req)
+                if image.info is None:
+                    bad.append(path)
+                    return None
+            return image
+
         for rule, path in self._candidates(req, name, exe_dir):
             path = posixpath.normpath(path)
             if path in seen:
@@ -149,11 +167,9 @@ class MacLoader:
             seen.add(path)
             tried.append(path)
             if self.fs.is_file(path):
-                real = self.fs.realpath(path)
-                image = next((i for i in loaded if i.real == real), None)
-                if image is None:
-                    image = _Image(path, real, self._header(path), req)
-                return Resolution(name, real, rule, unique_dirs(tried)), image
+                image = hit(path)
+                if image is not None:
+                    return Resolution(name, image.real, rule, unique_dirs(tried)), image
         if name.startswith(SHARED_CACHE_PREFIXES):
             return Resolution(name, name, "dyld-shared-cache", unique_dirs(tried)), None
         leaf = posixpath.basename(name)
@@ -161,10 +177,12 @@ class MacLoader:
             path = posixpath.join(folder, leaf)
             tried.append(path)
             if self.fs.is_file(path):
-                image = _Image(path, self.fs.realpath(path), self._header(path), req)
-                return Resolution(
-                    name, image.real, "dyld_fallback_library_path", unique_dirs(tried)
-                ), image
+                image = hit(path)
+                if image is not None:
+                    res = Resolution(name, image.real, "dyld_fallback_library_path", unique_dirs(tried))
+                    return res, image
+        if bad:
+            return Resolution(name, None, UNREADABLE, unique_dirs(tried), tuple(bad)), None
         return Resolution(name, None, NOT_FOUND, unique_dirs(tried)), None
 
 

@@ -33,8 +33,11 @@ names are what each :class:`~dldoctor.model.Resolution` carries:
 A file found with another machine type is skipped and the search goes on (Wine's
 ``search_dll_file`` does the same); if only such copies exist the rule is
 ``wrong-architecture`` and the load fails with 126, as under Wine (Windows may answer 193
-there: unverified). Naming a wrong-architecture file directly fails with 193. A missing
-import fails the whole call with 126 and nothing it brought in stays loaded. Delay-load
+there: unverified). A file found that is not a loadable image (truncated, not a PE) ends
+the search instead, even with a good copy in a later folder: rule ``unreadable``, the load
+fails with 126 under Wine (tests/data/wine scenarios 13-14). Naming a wrong-architecture
+or unreadable file directly fails with 193. A missing import fails the whole call with 126
+and nothing it brought in stays loaded. Delay-load
 imports are not followed (they load on first call). DllMain's return value (1114 when it
 returns FALSE) is only known at run time: the model predicts the binding, not the init.
 """
@@ -43,13 +46,15 @@ from __future__ import annotations
 
 import ntpath
 from dataclasses import dataclass, field
-from typing import List, Tuple
+from typing import Iterator, List, Tuple
 
 from dldoctor.conditions.windows import WindowsDllData, load_windows_dll_data
 from dldoctor.errors import DldoctorError
 from dldoctor.loader.graph import (
     ALREADY_LOADED,
+    FAILURES,
     NOT_FOUND,
+    UNREADABLE,
     WRONG_ARCHITECTURE,
     BinaryLike,
     Edge,
@@ -197,7 +202,9 @@ class WindowsProcess:
                 if hit is None:
                     continue
                 info = self._header(hit)
-                if info is not None and info.format == "pe" and info.machine == self.config.machine:
+                if info is None:  # not an image: Wine's search stops here (not only on 126)
+                    return Resolution(name, None, UNREADABLE, unique_dirs(tried), (*wrong, hit))
+                if info.format == "pe" and info.machine == self.config.machine:
                     found = (rule, hit)
                 else:
                     wrong.append(hit)
@@ -235,10 +242,8 @@ class WindowsProcess:
             top = self._find(target, order, pending)
         edges.append(Edge("", top))
         if top.path is None:
-            if top.rule in (NOT_FOUND, WRONG_ARCHITECTURE):
-                code = (
-                    ERROR_BAD_EXE_FORMAT if top.rule == WRONG_ARCHITECTURE else ERROR_MOD_NOT_FOUND
-                )
+            if top.rule in FAILURES:
+                code = ERROR_MOD_NOT_FOUND if top.rule == NOT_FOUND else ERROR_BAD_EXE_FORMAT
                 return self._outcome(target, flags, code, edges, top.name)
             return self._outcome(target, flags, ERROR_SUCCESS, edges, None)
         if any(real == top.path for _, real in self.modules):
@@ -252,6 +257,10 @@ class WindowsProcess:
         self.modules += pending
         return self._outcome(target, flags, ERROR_SUCCESS, edges, None)
 
+    def _imports(self, real: str) -> Iterator[str]:
+        info = self._header(real)
+        return iter(info.needed if info is not None else ())
+
     def _map(
         self,
         name: str,
@@ -260,21 +269,26 @@ class WindowsProcess:
         pending: List[Tuple[str, str]],
         edges: List[Edge],
     ) -> Resolution | None:
-        """Bring one module and, depth-first in import order, its imports; first failure."""
+        """Bring one module and, depth-first in import order, its imports; first failure.
+
+        Walked with an explicit stack: a chain of thousands of DLLs must not hit Python's
+        recursion limit."""
         pending.append((self._base(real).lower(), real))
-        info = self._header(real)
-        if info is None:
-            return None
-        for dep in info.needed:
+        stack: List[Tuple[str, Iterator[str]]] = [(real, self._imports(real))]
+        while stack:
+            requester, imports = stack[-1]
+            dep = next(imports, None)
+            if dep is None:
+                stack.pop()
+                continue
             res = self._find(dep, order, pending)
-            edges.append(Edge(real, res))
-            if res.rule in (NOT_FOUND, WRONG_ARCHITECTURE):
+            edges.append(Edge(requester, res))
+            if res.rule in FAILURES:
                 return res
             if res.path is None or res.rule in (ALREADY_LOADED, "known-dll"):
                 continue
-            failure = self._map(dep, res.path, order, pending, edges)
-            if failure is not None:
-                return failure
+            pending.append((self._base(res.path).lower(), res.path))
+            stack.append((res.path, self._imports(res.path)))
         return None
 
     def _outcome(

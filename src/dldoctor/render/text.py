@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, List, Optional, Sequence, Set
+from typing import TYPE_CHECKING, List, Optional, Sequence, Set, Tuple
 
 if TYPE_CHECKING:
     from dldoctor.explainer.report import ExplainReport
@@ -115,35 +115,56 @@ def tilde(path: Optional[str]) -> str:
     return redact_home(path) if path else ""
 
 
+#: Tree levels drawn with guides; deeper lines say their depth instead ("⋮ [depth 41]"), so
+#: a chain of thousands of libraries prints lines of bounded width (output linear in size).
+MAX_DRAWN_DEPTH = 24
+
+
 def render_deps(graph: LoadGraph) -> str:
-    """`dldoctor deps`: the tree as libtree draws it, each edge with the rule that found it."""
-    from dldoctor.loader.graph import ALREADY_LOADED, is_failure
+    """`dldoctor deps`: the tree as ``libtree`` draws it, each object expanded once, under its
+    first requester, each edge with the rule that found it.
 
+    Walked with an explicit stack (a DT_NEEDED chain can be thousands deep)."""
+    from dldoctor.loader.graph import ALREADY_LOADED, NOT_FOUND, UNREADABLE, WRONG_ARCHITECTURE, is_failure
+
+    failed = {
+        NOT_FOUND: "not found",
+        WRONG_ARCHITECTURE: "only a wrong-architecture copy",
+        UNREADABLE: "found a file the loader cannot load",
+    }
     lines = [tilde(graph.root)]
+    kids = graph.by_requester()
+    why = dict(graph.unreadable)
     expanded: Set[str] = {graph.root}
-
-    def walk(requester: str, prefix: str) -> None:
-        kids = list(graph.children(requester))
-        for i, res in enumerate(kids):
-            last = i == len(kids) - 1
-            branch = "└── " if last else "├── "
-            if is_failure(res):
-                what = "not found" if res.rule == "not-found" else "only a wrong-architecture copy"
-                lines.append(f"{prefix}{branch}{res.name} [{res.rule}] {what}")
-                pad = prefix + ("    " if last else "│   ")
-                lines.extend(f"{pad}    tried: {tilde(t)}" for t in res.tried)
-                lines.extend(f"{pad}    skipped: {tilde(s)}" for s in res.shadowed)
-                continue
-            lines.append(
-                f"{prefix}{branch}{res.name} [{res.rule}] {tilde(res.path) or '(not on disk here)'}"
-            )
-            if res.path and res.rule != ALREADY_LOADED and res.path not in expanded:
-                expanded.add(res.path)
-                walk(res.path, prefix + ("    " if last else "│   "))
-
-    walk(graph.root, "")
+    # (requester, its guide prefix, its depth, index of the next child to draw)
+    stack: List[Tuple[str, str, int, int]] = [(graph.root, "", 0, 0)]
+    while stack:
+        requester, prefix, depth, i = stack.pop()
+        children = kids.get(requester, [])
+        if i >= len(children):
+            continue
+        stack.append((requester, prefix, depth, i + 1))
+        res = children[i]
+        last = i == len(children) - 1
+        if depth < MAX_DRAWN_DEPTH:
+            head, pad = prefix + ("└── " if last else "├── "), prefix + ("    " if last else "│   ")
+        else:
+            head = pad = f"⋮ [depth {depth + 1}] "
+        if is_failure(res):
+            lines.append(f"{head}{res.name} [{res.rule}] {failed.get(res.rule, res.rule)}")
+            lines.extend(f"{pad}    tried: {tilde(t)}" for t in res.tried)
+            for s in res.shadowed:
+                if res.rule == UNREADABLE:
+                    lines.append(f"{pad}    unreadable: {tilde(s)}: {why.get(s, 'not a loadable binary')}")
+                else:
+                    lines.append(f"{pad}    skipped: {tilde(s)}")
+            continue
+        lines.append(f"{head}{res.name} [{res.rule}] {tilde(res.path) or '(not on disk here)'}")
+        if res.path and res.rule != ALREADY_LOADED and res.path not in expanded:
+            expanded.add(res.path)
+            stack.append((res.path, pad, depth + 1, 0))
     if graph.error:
         lines.append(f"load would fail: {graph.error}")
     lines.extend(f"note: {n}" for n in graph.notes)
-    lines.extend(f"unreadable: {tilde(p)}: {why}" for p, why in graph.unreadable)
+    lines.extend(f"unreadable: {tilde(p)}: {w}" for p, w in graph.unreadable)
     return "\n".join(lines)

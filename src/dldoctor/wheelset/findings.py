@@ -8,10 +8,11 @@ from typing import Dict, Iterator, List, Optional, Tuple
 from packaging.version import InvalidVersion, Version
 
 from dldoctor.checks import finding
+from dldoctor.checks._native_graph import is_extension
 from dldoctor.conditions import version_key
 from dldoctor.conditions.openmp import family_rank, openmp_runtime
 from dldoctor.conditions.windows import load_vc_runtime
-from dldoctor.loader.graph import WRONG_ARCHITECTURE
+from dldoctor.loader.graph import FAILURES, UNREADABLE, WRONG_ARCHITECTURE
 from dldoctor.model import Finding, Severity
 from dldoctor.snapshot.model import Snapshot
 from dldoctor.wheelset.imports import Analysis, Conflict
@@ -21,6 +22,7 @@ from dldoctor.wheelset.tree import PYTHON, SYSTEM, VirtualFile
 # The slugs this simulation answers for a wheel set (snapshot checks of these are not run).
 SLUGS = (
     "missing-shared-library", "wrong-architecture", "dll-version-conflict", "import-order-conflict", "duplicate-openmp",
+    "corrupt-install",
 )
 # Snapshot checks that can fire on a virtual install (it has the wheels' files, tags, headers
 # and version files, the VC++ runtime it is told about, and no GPU, registry, PATH or RECORD):
@@ -54,6 +56,13 @@ def missing(vi: VirtualInstall, analysis: Analysis, snap: Snapshot) -> Iterator[
         tried.setdefault(key, f.tried)
     for (name, rule), requesters in sorted(by_name.items()):
         who = ", ".join(sorted({_short(vi, r) for r in requesters}))
+        if rule not in FAILURES:  # a module named by full path failed (193): the file loop says why
+            continue
+        if rule == UNREADABLE:
+            yield finding("corrupt-install", f"{name}, needed by {who}: the loader finds a file by that name "
+                          "that is not a loadable DLL, and stops there",
+                          [("needed by", _short(vi, r)) for r in requesters[:3]], snapshot=snap)
+            continue
         if rule == WRONG_ARCHITECTURE:
             yield finding("wrong-architecture", f"{name}, needed by {who}, exists only for another architecture",
                           [("needed by", _short(vi, r)) for r in requesters[:3]], snapshot=snap)
@@ -70,9 +79,12 @@ def missing(vi: VirtualInstall, analysis: Analysis, snap: Snapshot) -> Iterator[
         info = file.info
         if file.owner in (SYSTEM, PYTHON):
             continue
-        if info is None:
-            yield finding("wrong-architecture", f"{_short(vi, file.path)}: headers unreadable ({file.error})",
-                          [("file", file.path)], snapshot=snap, severity=Severity.WARNING)
+        if info is None:  # an extension module Python cannot import; a DLL only if needed (above)
+            yield finding("corrupt-install", f"{_short(vi, file.path)}: not a loadable DLL ({file.error})",
+                          [("file", file.path), ("wheel of", file.owner)], snapshot=snap,
+                          fix=f"Download the {file.owner} wheel again (pip download --no-cache-dir): this member "
+                          "is damaged; if a fresh copy is the same, report it to the package",
+                          severity=None if is_extension(file.path) else Severity.WARNING)
         elif info.format != "pe" or info.machine != "x86_64":
             yield finding("wrong-architecture",
                           f"{_short(vi, file.path)} is {info.format} {info.machine}, not an x64 Windows DLL",

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from dldoctor.loader.frameworks import ImportPlan, import_plan
-from dldoctor.loader.graph import NOT_FOUND, WRONG_ARCHITECTURE
+from dldoctor.loader.graph import FAILURES
 from dldoctor.loader.windows import CPYTHON_EXTENSION_FLAGS, LoadOutcome, WindowsConfig, WindowsProcess
 from dldoctor.wheelset.install import VirtualInstall
 from dldoctor.wheelset.tree import VirtualFile
@@ -84,7 +84,7 @@ class Importer:
 def _failure(dist: str, outcome: LoadOutcome) -> Failure:
     for edge in outcome.graph.edges:
         res = edge.resolution
-        if res.rule in (NOT_FOUND, WRONG_ARCHITECTURE):
+        if res.rule in FAILURES:
             return Failure(dist, outcome.target, res.name, edge.requester, res.rule, res.tried)
     return Failure(dist, outcome.target, outcome.failed_name or "", outcome.target, str(outcome.error), ())
 

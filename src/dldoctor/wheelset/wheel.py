@@ -10,7 +10,9 @@ native libraries (:mod:`dldoctor.wheelset.extract`) and a few small text files.
 from __future__ import annotations
 
 import ntpath
+import os
 import re
+import struct
 import zipfile
 from dataclasses import dataclass
 from email.parser import HeaderParser
@@ -24,6 +26,35 @@ from dldoctor.inputs import check_regular
 
 NATIVE_SUFFIXES = (".dll", ".pyd")
 MAX_TEXT = 1 << 20
+#: zipfile builds an object per member (~600 bytes) before anything can be judged; torch's
+#: wheel has 13,110 members, so 100,000 is far above any real wheel and caps that at 60 MB.
+MAX_MEMBERS = 100_000
+_EOCD = struct.Struct("<4s4H2IH")  # end of central directory record
+_ZIP64_LOCATOR = struct.Struct("<4sIQI")
+_ZIP64_EOCD = struct.Struct("<4sQ2H2I4Q")
+
+
+def member_count(path: str) -> Optional[int]:
+    """The member count a zip's end-of-central-directory record declares (ZIP64 too), read
+    from its last 64 KiB; None when there is no such record (zipfile then says why)."""
+    with open(path, "rb") as fh:
+        fh.seek(0, os.SEEK_END)
+        size = fh.tell()
+        tail_at = max(0, size - (1 << 16) - _EOCD.size)
+        fh.seek(tail_at)
+        tail = fh.read()
+        at = tail.rfind(b"PK\x05\x06")
+        if at < 0 or at + _EOCD.size > len(tail):
+            return None
+        count = _EOCD.unpack_from(tail, at)[4]
+        loc_at = at - _ZIP64_LOCATOR.size
+        if count == 0xFFFF and loc_at >= 0 and tail[loc_at:loc_at + 4] == b"PK\x06\x07":
+            eocd64 = _ZIP64_LOCATOR.unpack_from(tail, loc_at)[2]
+            fh.seek(eocd64)
+            raw = fh.read(_ZIP64_EOCD.size)
+            if len(raw) == _ZIP64_EOCD.size and raw[:4] == b"PK\x06\x06":
+                count = _ZIP64_EOCD.unpack(raw)[7]
+        return int(count)
 
 
 @dataclass(frozen=True)
@@ -99,6 +130,10 @@ def read_wheel(path: str, layout: Layout) -> Wheel:
         raise DldoctorError(f"{path}: not a wheel file name ({exc})") from None
     check_regular(path)  # a FIFO named *.whl would block the open forever
     try:
+        count = member_count(path)
+        if count is not None and count > MAX_MEMBERS:
+            raise DldoctorError(f"{path}: the archive declares {count} members (no real wheel has more than "
+                                f"{MAX_MEMBERS}): not read")
         zf = zipfile.ZipFile(path)
     except (OSError, zipfile.BadZipFile) as exc:
         raise DldoctorError(f"{path}: cannot read the wheel ({exc})") from None

@@ -75,7 +75,20 @@ DLLS: Tuple[Dll, ...] = (
     Dll("pkgH/h3.dll", "h3_fn"),
     Dll("pkgH/h2.dll", "h2_fn", "pkgH/h3.dll"),
     Dll("pkgH/h1.dll", "h1_fn", "pkgH/h2.dll"),
+    # 13. a truncated copy of an import in the DLL's folder, a whole one in extra/
+    Dll("extra/jdep.dll", "jdep_fn"),
+    Dll("pkgJ/jdep.dll", "jdep_fn"),
+    Dll("pkgJ/j1.dll", "j1_fn", "pkgJ/jdep.dll"),
+    # 14. a file that is not a PE image at all under the import's name, a real one in extra/
+    Dll("extra/kdep.dll", "kdep_fn"),
+    Dll("pkgK/kdep.dll", "kdep_fn"),
+    Dll("pkgK/k1.dll", "k1_fn", "pkgK/kdep.dll"),
+    # 15. a truncated DLL loaded by full path
+    Dll("pkgL/l1.dll", "l1_fn"),
 )
+#: Files spoiled after the build: path -> what they become ("half": the first half of the
+#: real DLL, as an interrupted download leaves it; "text": not an image at all).
+SPOILED = {"pkgJ/jdep.dll": "half", "pkgK/kdep.dll": "text", "pkgL/l1.dll": "half"}
 
 # (op, argument) with paths relative to base; the test turns them into Windows paths.
 OPS: Tuple[Tuple[str, str], ...] = (
@@ -104,6 +117,11 @@ OPS: Tuple[Tuple[str, str], ...] = (
     ("load", "1100,pkgH/h1.dll"),
     ("mod", "h2.dll"),
     ("mod", "h3.dll"),
+    ("load", "1100,pkgJ/j1.dll"),
+    ("mod", "jdep.dll"),
+    ("load", "1100,pkgK/k1.dll"),
+    ("mod", "kdep.dll"),
+    ("load", "0,pkgL/l1.dll"),
 )
 PATH_DIRS = ("pathdir", "pollute")
 
@@ -137,4 +155,8 @@ def build(base: Path) -> Path:
             cmd.append("-DFAIL_INIT")
         _run(cmd)
     (base / "scratch" / "w32only.dll").unlink()
+    for rel, how in SPOILED.items():
+        path = base / rel
+        data = path.read_bytes()
+        path.write_bytes(data[: len(data) // 2] if how == "half" else b"not a DLL\n" * 100)
     return exe
