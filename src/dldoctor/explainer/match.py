@@ -1,24 +1,34 @@
 """Text -> ranked candidate causes, from signatures alone (pure, no machine facts).
 
-Speed matters because users paste whole CI logs: each signature declares lower-case
-literal anchors, found with C-level substring search, and its regex runs only on a window
-of lines around each anchor occurrence. A regex that starts with a character class gets no
-literal-prefix scan from ``re`` and would cost ~10-500 ms per pass over a 10,000-line log;
-on windows the whole match costs a few milliseconds.
+Users paste whole CI logs, and a hostile paste can be 32 MiB of one line. Matching is linear
+in the text's size, whatever it holds:
+
+* every signature declares lower-case literal anchors that each of its matches contains,
+  and the loader rejects any pattern that can match more than ``reach`` characters
+  (:mod:`dldoctor.explainer.signatures`: every repeat bounded). So a regex only ever runs on
+  windows of ``reach`` characters around anchor occurrences, never on the whole text;
+* anchors are found with C-level substring search on the text lowered one chunk at a time
+  (no lowered copy of the whole text; a character whose lower case is longer, like "İ",
+  is folded to one character so positions stay aligned); where an anchor is dense, the
+  search jumps half a reach ahead, since the window already covers what it skips;
+* line numbers and the lines shown are computed once per hit from bounded neighbourhoods.
 """
 
 from __future__ import annotations
 
+import heapq
 import re
+from array import array
 from dataclasses import dataclass
-from typing import Dict, List, Tuple
+from typing import Dict, Iterable, Iterator, List, Tuple
 
 from dldoctor.explainer.signatures import Signature, SignatureSet
 
 MAX_HITS_PER_SIGNATURE = 3
 MAX_LINE_CHARS = 400
-WINDOW = 1500  # chars each side of an anchor (multi-line patterns span up to ~1,000)
-MAX_ANCHOR_SITES = 64  # past this many occurrences, scan the whole text once instead
+CONTEXT = 200  # chars of a long line shown before a match
+CHUNK = 1 << 20  # chars lowered at a time for the anchor search
+MARGIN = 16  # chars past each window's edges, for \b and lookarounds
 
 
 @dataclass(frozen=True)
@@ -41,62 +51,118 @@ class Candidate:
     evidence: Tuple[Tuple[str, str], ...] = ()
 
 
-def _lines_of(text: str, start: int, end: int) -> str:
-    """The full lines a match spans, capped so a pathological match cannot flood output."""
-    lo = text.rfind("\n", 0, start) + 1
-    hi = text.find("\n", max(end - 1, start))
-    chunk = text[lo : hi if hi != -1 else len(text)]
-    lines = [ln.rstrip() for ln in chunk.split("\n")][:4]
-    joined = "\n".join(ln[:MAX_LINE_CHARS] for ln in lines)
-    return joined
+def fold(chunk: str) -> str:
+    """``chunk.lower()`` with exactly one character per character of ``chunk``.
+
+    ``str.lower`` lengthens a few characters ("İ" -> "i" + combining dot), which would shift
+    every later position; those become the first character of their lower case."""
+    low = chunk.lower()
+    if len(low) == len(chunk):
+        return low
+    for ch in {c for c in set(chunk) if len(c.lower()) != 1}:
+        chunk = chunk.replace(ch, ch.lower()[:1])
+    low = chunk.lower()
+    return low if len(low) == len(chunk) else "".join(c.lower()[:1] or c for c in chunk)
 
 
-def _windows(text: str, lower: str, anchors: Tuple[str, ...]) -> List[Tuple[int, int]]:
-    """Line-aligned, merged spans around every anchor occurrence; [] when none occurs,
-    one whole-text span when there are too many occurrences to be worth windowing."""
-    sites: List[int] = []
-    for anchor in anchors:
-        pos = lower.find(anchor)
-        while pos != -1:
-            sites.append(pos)
-            if len(sites) > MAX_ANCHOR_SITES:
-                return [(0, len(text))]
-            pos = lower.find(anchor, pos + 1)
-    spans: List[Tuple[int, int]] = []
-    for pos in sorted(sites):
-        lo = text.rfind("\n", 0, max(0, pos - WINDOW)) + 1
-        hi = text.find("\n", min(len(text), pos + WINDOW))
-        hi = len(text) if hi == -1 else hi
-        if spans and lo <= spans[-1][1]:
-            spans[-1] = (spans[-1][0], max(hi, spans[-1][1]))
-        else:
-            spans.append((lo, hi))
-    return spans
+def _add(spans: array[int], lo: int, hi: int) -> None:
+    """Append window [lo, hi) to flat (start, end, start, end, ...) windows, merging."""
+    if spans and lo <= spans[-1]:
+        spans[-1] = max(spans[-1], hi)
+    else:
+        spans.extend((lo, hi))
 
 
-def _hits_for(sig: Signature, text: str, lower: str) -> List[Hit]:
-    spans = _windows(text, lower, sig.anchors) if sig.anchors else [(0, len(text))]
-    hits: List[Hit] = []
+def anchor_windows(text: str, reach: Dict[str, int]) -> Dict[str, array[int]]:
+    """anchor -> merged windows ``[start, end)`` holding every match that contains one of its
+    occurrences, for a pattern that matches at most ``reach[anchor]`` characters."""
+    longest = max((len(a) for a in reach), default=1)
+    out = {a: array("q") for a in reach}
+    resume = dict.fromkeys(reach, 0)  # where each anchor's search goes on
+    n = len(text)
+    for c0 in range(0, n, CHUNK):
+        c1 = min(n, c0 + CHUNK)
+        low = fold(text[c0 : c1 + longest - 1])
+        for anchor, width in reach.items():
+            jump = max(1, width // 2)
+            spans = out[anchor]
+            pos = max(resume[anchor], c0)
+            while pos < c1:
+                at = low.find(anchor, pos - c0, c1 - c0 + len(anchor) - 1)
+                if at < 0:
+                    pos = c1
+                    break
+                hit = c0 + at
+                # occurrences in (hit, hit + jump) are skipped: the window covers them too
+                _add(spans, max(0, hit + len(anchor) - width - MARGIN), min(n, hit + jump + width + MARGIN))
+                pos = hit + jump
+            resume[anchor] = pos
+    return out
+
+
+def _spans(windows: Iterable[array[int]]) -> Iterator[Tuple[int, int]]:
+    """Merged windows of several anchors, in text order."""
+    pairs = [zip(w[::2], w[1::2]) for w in windows]
+    merged: List[int] = []
+    for lo, hi in heapq.merge(*pairs):
+        if merged and lo <= merged[1]:
+            merged[1] = max(merged[1], hi)
+            continue
+        if merged:
+            yield merged[0], merged[1]
+        merged = [lo, hi]
+    if merged:
+        yield merged[0], merged[1]
+
+
+def _matches(sig: Signature, text: str, windows: Dict[str, array[int]]) -> List[re.Match[str]]:
+    found: List[re.Match[str]] = []
+    last_end = -1
+    # (the loader gives every signature an anchor; one without would scan the whole text)
+    spans = _spans(windows[a] for a in sig.anchors) if sig.anchors else iter([(0, len(text))])
     for lo, hi in spans:
-        for m in sig.pattern.finditer(text, lo, hi):
-            subject = tuple((k, v.strip()) for k, v in m.groupdict().items() if v and v.strip())
-            line = text.count("\n", 0, m.start()) + 1
-            hits.append(Hit(sig.id, line, _lines_of(text, m.start(), m.end()), subject))
-            if len(hits) >= MAX_HITS_PER_SIGNATURE:
-                return hits
-    return hits
+        for m in sig.pattern.finditer(text, max(lo, last_end), hi):
+            found.append(m)
+            last_end = m.end()
+            if len(found) >= MAX_HITS_PER_SIGNATURE:
+                return found
+    return found
+
+
+def _lines_of(text: str, start: int, end: int) -> str:
+    """The line(s) a match spans, from at most CONTEXT characters before it, capped so a
+    pathological match cannot flood output (and never a scan of a whole huge line)."""
+    nl = text.rfind("\n", max(0, start - CONTEXT), start)
+    lo = nl + 1 if nl >= 0 else max(0, start - CONTEXT)
+    stop = min(len(text), max(end, start + 1) + MAX_LINE_CHARS)
+    nl = text.find("\n", max(end - 1, start), stop)
+    chunk = text[lo : nl if nl >= 0 else stop]
+    lines = [ln.rstrip() for ln in chunk.split("\n")][:4]
+    return "\n".join(ln[:MAX_LINE_CHARS] for ln in lines)
 
 
 def find_hits(text: str, sigs: SignatureSet) -> Dict[str, List[Hit]]:
     """Every signature that matches ``text``, after ``unless`` suppression."""
-    lower = text.lower()
-    if len(lower) != len(text):  # a few characters change length when lowered (e.g. "İ")
-        lower = "".join(ch if len(ch.lower()) != 1 else ch.lower() for ch in text)
-    found: Dict[str, List[Hit]] = {}
+    reach: Dict[str, int] = {}
     for sig in sigs.signatures:
-        hits = _hits_for(sig, text, lower)
-        if hits:
-            found[sig.id] = hits
+        for anchor in sig.anchors:
+            reach[anchor] = max(reach.get(anchor, 0), sig.reach)
+    windows = anchor_windows(text, reach)
+    matched = {sig.id: _matches(sig, text, windows) for sig in sigs.signatures}
+    # line numbers: one pass over the text for all hits, in text order
+    line_of: Dict[int, int] = {}
+    line, pos = 1, 0
+    for start in sorted({m.start() for ms in matched.values() for m in ms}):
+        line += text.count("\n", pos, start)
+        line_of[start], pos = line, start
+    found: Dict[str, List[Hit]] = {}
+    for sid, ms in matched.items():
+        if ms:
+            found[sid] = [
+                Hit(sid, line_of[m.start()], _lines_of(text, m.start(), m.end()),
+                    tuple((k, v.strip()) for k, v in m.groupdict().items() if v and v.strip()))
+                for m in ms
+            ]
     by_id = {s.id: s for s in sigs.signatures}
     return {sid: hits for sid, hits in found.items() if not any(u in found for u in by_id[sid].unless)}
 

@@ -5,14 +5,22 @@ mislead a user at run time: every regex is compiled here and every slug must nam
 in ``conditions.toml``. How to tell a cause apart from its rivals is the condition's own
 ``confirm``; that every condition is detected by something is checked by
 :mod:`dldoctor.detection`.
+
+Matching must stay linear in the size of a pasted text (up to 32 MiB), so the loader also
+rejects what would make it otherwise: a signature without an anchor (its regex would scan
+the whole text), and a pattern with an unbounded repeat (``*``, ``+``, ``{n,}``), a repeat
+past :data:`MAX_REPEAT`, or a longest match past :data:`MAX_REACH` characters. Each pattern's
+longest match (its ``reach``) is what :mod:`dldoctor.explainer.match` scans around an
+anchor; see ``tests/explainer/test_explain_linear.py`` and ``bench/bench_explain_hostile.py``.
 """
 
 from __future__ import annotations
 
+import importlib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, List, Mapping, Optional, Pattern, Sequence, Tuple
+from typing import Any, Iterator, List, Mapping, Optional, Pattern, Sequence, Tuple
 
 from dldoctor import conditions
 from dldoctor.conditions import DataError
@@ -22,6 +30,13 @@ _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _SIG_KEYS = {"id", "anchor", "pattern", "causes", "unless"}
 _EVIDENCE_KEYS = {"slug", "fact", "is", "is_not", "factor", "reason"}
 FLAGS = re.IGNORECASE | re.MULTILINE
+#: Longest repeat a pattern may hold ({0,2000}): a path, a symbol, a version list.
+MAX_REPEAT = 2000
+#: Longest text one pattern may match: the window scanned around each anchor.
+MAX_REACH = 4096
+# The regex parser: re._parser since 3.11 (sre_parse warns there), sre_parse before.
+_sre: Any = importlib.import_module("re._parser" if hasattr(re, "_parser") else "sre_parse")
+_REPEATS = tuple(getattr(_sre, n) for n in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT") if hasattr(_sre, n))
 
 
 @dataclass(frozen=True)
@@ -29,10 +44,40 @@ class Signature:
     """One regex over pasted text and the causes it points at, with weights."""
 
     id: str
-    anchors: Tuple[str, ...]  # empty = always run
+    anchors: Tuple[str, ...]  # literals every match contains (the loader requires one)
     pattern: Pattern[str]
     causes: Tuple[Tuple[str, float], ...]
     unless: Tuple[str, ...] = ()
+    reach: int = MAX_REACH  # the longest text the pattern can match
+
+
+def _repeat_bounds(parsed: Any) -> Iterator[int]:
+    """The upper bound of every repeat in a parsed pattern, lookarounds included."""
+    for op, av in parsed:
+        if op in _REPEATS:
+            yield av[1]
+        stack = [av]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, _sre.SubPattern):
+                yield from _repeat_bounds(item)
+            elif isinstance(item, (list, tuple)):
+                stack.extend(item)
+
+
+def pattern_reach(pattern: str, flags: int = FLAGS) -> int:
+    """The longest text ``pattern`` can match; ValueError when that is not bounded tightly
+    enough for linear matching (an unbounded repeat, or past MAX_REPEAT / MAX_REACH)."""
+    parsed = _sre.parse(pattern, flags)
+    for bound in _repeat_bounds(parsed):
+        if bound >= _sre.MAXREPEAT:
+            raise ValueError("has an unbounded repeat (*, + or {n,}): bound it, e.g. {0,400}")
+        if bound > MAX_REPEAT:
+            raise ValueError(f"has a repeat of up to {bound}, more than {MAX_REPEAT}")
+    reach = int(parsed.getwidth()[1])
+    if reach > MAX_REACH:
+        raise ValueError(f"can match {reach} characters, more than {MAX_REACH}")
+    return reach
 
 
 @dataclass(frozen=True)
@@ -85,16 +130,20 @@ def _parse_signature(raw: Any, slugs: Sequence[str]) -> Signature:
     anchors = [anchor] if isinstance(anchor, str) else anchor
     if (
         not isinstance(anchors, list)
-        or not all(isinstance(a, str) and a == a.lower() for a in anchors)
-        or (len(anchors) > 1 and not all(anchors))
+        or not anchors
+        or not all(isinstance(a, str) and a and a == a.lower() for a in anchors)
     ):
-        raise _fail(sid, "anchor must be a lower-case string or list of them ('' = always run)")
+        raise _fail(sid, "anchor must be a non-empty lower-case string or list of them")
     if not isinstance(pattern, str) or not pattern:
         raise _fail(sid, "pattern must be a non-empty string")
     try:
         compiled = re.compile(pattern, FLAGS)
     except re.error as exc:
         raise _fail(sid, f"pattern does not compile: {exc}") from None
+    try:
+        reach = pattern_reach(pattern)
+    except ValueError as exc:
+        raise _fail(sid, f"pattern {exc}") from None
     causes = raw.get("causes")
     if not isinstance(causes, dict) or not causes:
         raise _fail(sid, "causes must be a non-empty table slug = weight")
@@ -110,7 +159,7 @@ def _parse_signature(raw: Any, slugs: Sequence[str]) -> Signature:
     unless = raw.get("unless", [])
     if not isinstance(unless, list) or not all(isinstance(u, str) for u in unless):
         raise _fail(sid, "unless must be a list of signature ids")
-    return Signature(sid, tuple(a for a in anchors if a), compiled, tuple(pairs), tuple(unless))
+    return Signature(sid, tuple(anchors), compiled, tuple(pairs), tuple(unless), reach)
 
 
 def _parse_evidence(raw: Any, slugs: Sequence[str]) -> EvidenceRule:

@@ -1,0 +1,117 @@
+"""Benchmark: `explain` matching on hostile texts, per signature, as seconds per MiB.
+
+A pasted text can be 32 MiB of anything. For every signature this builds texts that make
+its regex work hardest: its anchors repeated densely (so windows cover everything), each
+literal piece of its pattern followed by long runs of the characters its repeats accept,
+and runs of delimiters. Every text is matched by the whole matcher (all signatures, as
+explain runs); printed: the worst texts, the seconds they would take at 32 MiB (matching is
+linear, so that is a multiplication, checked by one run at 4x the size), peak memory, and
+the 10,000-line log's time from bench_explain for scale.
+
+    python bench/bench_explain_hostile.py [--mib 1] [--top 12]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import re
+import time
+import tracemalloc
+from typing import Any, Iterator, List, Tuple
+
+from dldoctor.explainer.match import find_hits
+from dldoctor.explainer.signatures import Signature, load_signatures
+
+_sre: Any = importlib.import_module("re._parser" if hasattr(re, "_parser") else "sre_parse")
+FILLERS = ["a", "0", "/", "\\", ".", " ", "-", "_", ":", '"', "'", "(", "\n", "é", "中", "a/", "a.", "x "]
+RUNS = (1, 40, 200, 399, 1000)
+
+
+def literals(sig: Signature) -> List[str]:
+    """The literal pieces of a pattern (consecutive LITERAL nodes at any depth)."""
+    out: List[str] = []
+
+    def walk(parsed: Any) -> None:
+        buf = ""
+        for op, av in parsed:
+            if op is _sre.LITERAL:
+                buf += chr(av)
+                continue
+            if buf:
+                out.append(buf)
+                buf = ""
+            stack = [av]
+            while stack:
+                item = stack.pop()
+                if isinstance(item, _sre.SubPattern):
+                    walk(item)
+                elif isinstance(item, (list, tuple)):
+                    stack.extend(item)
+        if buf:
+            out.append(buf)
+
+    walk(_sre.parse(sig.pattern.pattern, sig.pattern.flags))
+    return sorted({p for p in out if len(p) >= 2}, key=len, reverse=True)[:6]
+
+
+def texts(sig: Signature, size: int) -> Iterator[Tuple[str, str]]:
+    """(description, text of about ``size`` characters) built to stress ``sig``."""
+    def fill(unit: str) -> str:
+        return (unit * (size // max(1, len(unit)) + 1))[:size]
+
+    for anchor in sig.anchors:
+        yield f"{anchor!r} repeated", fill(anchor)
+        yield f"{anchor!r} + space repeated", fill(anchor + " ")
+        for piece in literals(sig)[:3]:
+            for ch in FILLERS:
+                for k in RUNS:
+                    yield f"{piece[:20]!r} + {ch!r}x{k} + {anchor!r}", fill(piece + ch * k + anchor)
+                    yield f"{ch!r}x{k} + {piece[:20]!r} + {anchor!r}", fill(ch * k + piece + anchor)
+
+
+def seconds(text: str) -> float:
+    sigs = load_signatures()
+    t0 = time.perf_counter()
+    find_hits(text, sigs)
+    return time.perf_counter() - t0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--mib", type=float, default=0.25, help="size of each hostile text")
+    parser.add_argument("--top", type=int, default=12)
+    args = parser.parse_args()
+    size = int(args.mib * (1 << 20))
+    sigs = load_signatures()
+    worst: List[Tuple[float, str, str]] = []
+    seen = set()
+    t_all = time.perf_counter()
+    count = 0
+    for sig in sigs.signatures:
+        for what, text in texts(sig, size):
+            if what in seen:
+                continue
+            seen.add(what)
+            count += 1
+            per_mib = seconds(text) / args.mib
+            worst.append((per_mib, sig.id, what))
+    worst.sort(reverse=True)
+    print(f"{count} hostile texts of {args.mib} MiB, {len(sigs.signatures)} signatures, "
+          f"{time.perf_counter() - t_all:.0f} s in all")
+    print(f"{'s/MiB':>7} {'at 32 MiB':>10}  signature / text")
+    for per_mib, sid, what in worst[: args.top]:
+        print(f"{per_mib:7.3f} {per_mib * 32:9.1f}s  {sid}: {what}")
+    per_mib, sid, what = worst[0]
+    text = next(t for w, t in texts(next(s for s in sigs.signatures if s.id == sid), size * 4) if w == what)
+    tracemalloc.start()
+    big = seconds(text) / (args.mib * 4)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    print(f"worst again at {args.mib * 4} MiB: {big:.3f} s/MiB (linear: about {per_mib:.3f}); "
+          f"matcher's peak allocation {peak / 2**20:.1f} MiB for a {len(text) / 2**20:.1f} MiB text")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,59 @@
+"""Matching stays linear in a pasted text's size: the reach bound, and what the windowed
+matcher must still find (the loader's refusals are in test_explain_signatures.py; timing
+lives in bench/bench_explain_hostile.py)."""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import pytest
+
+from dldoctor.explainer import diagnose_text
+from dldoctor.explainer.match import CHUNK, find_hits, fold
+from dldoctor.explainer.signatures import MAX_REACH, load_signatures, pattern_reach
+
+
+@pytest.mark.parametrize(
+    "pattern", [r"a.*b", r"x+", r"y{3,}", r"(?:ab){0,3000}", r"[^\n]{0,2000}[^\n]{0,2000}z{0,200}"]
+)
+def test_unbounded_or_too_long_patterns_are_refused(pattern: str) -> None:
+    with pytest.raises(ValueError):
+        pattern_reach(pattern)
+
+
+def test_reach_is_the_longest_match() -> None:
+    assert pattern_reach(r"abc\d{0,10}") == 13
+    assert max(s.reach for s in load_signatures().signatures) <= MAX_REACH
+
+
+@pytest.mark.parametrize("text", ["İstanbul", "ﬁ ß İİİ x", "a" * 10])
+def test_fold_keeps_one_character_per_character(text: str) -> None:
+    low = fold(text)
+    assert len(low) == len(text)
+    assert all(a == b.lower() or len(b.lower()) != 1 for a, b in zip(low, text))
+
+
+def test_widening_characters_do_not_shift_hits() -> None:
+    """A line after many 'İ' (lowered to two characters each) is still found, at its line."""
+    err = "ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory"
+    plain = find_hits("x\n" + err, load_signatures())
+    noisy = find_hits("İ" * 5000 + "\n" + err, load_signatures())
+    assert plain and set(plain) == set(noisy)
+    assert all(h.line == 2 for hits in noisy.values() for h in hits)
+
+
+def test_a_match_across_a_chunk_border_is_found() -> None:
+    err = "ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory"
+    for pad in (CHUNK - 20, CHUNK - 5, CHUNK + 3):
+        text = "x" * pad + err
+        assert "missing-shared-library" in [c.slug for c in diagnose_text(text).shown]
+
+
+def test_dense_anchors_cost_bounded_memory() -> None:
+    """4 MiB of one anchor repeated: windows merge instead of piling up."""
+    text = "dll load failed " * (4 * 1024 * 1024 // 16)
+    tracemalloc.start()
+    find_hits(text, load_signatures())
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 8 * len(text)
