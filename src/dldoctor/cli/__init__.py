@@ -14,6 +14,7 @@ import sys
 from typing import List, NoReturn, Optional, Sequence
 
 from dldoctor import __version__
+from dldoctor.cli._common import error_line
 from dldoctor.conditions import DataError
 from dldoctor.errors import DldoctorError
 
@@ -34,8 +35,8 @@ examples:
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        self.exit(2, f"dldoctor: {message}\n")
+        """Bad usage is one line on stderr, like every other exit-2 error (README)."""
+        self.exit(2, f"dldoctor: {message} (usage: {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -78,13 +79,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         return int(run(args))
     except DldoctorError as exc:
-        print(f"dldoctor: {exc}", file=sys.stderr)
+        error_line(str(exc))
         return 2
     except DataError as exc:  # a broken data file shipped with dldoctor: a bug, still one line
-        print(f"dldoctor: internal data error (please report): {exc}", file=sys.stderr)
+        error_line(f"internal data error (please report): {exc}")
         return 2
     except KeyboardInterrupt:
-        print("dldoctor: interrupted", file=sys.stderr)
+        error_line("interrupted")
         return 130
     except BrokenPipeError:
         return 0

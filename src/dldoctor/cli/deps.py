@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import Dict, List, Mapping, Set
 
 from dldoctor.binary import BinaryFormatError, read_binary, sniff_format
+from dldoctor.cli._common import emit
 from dldoctor.errors import DldoctorError
 from dldoctor.loader.graph import ALREADY_LOADED, HostFileSystem, LoadGraph, is_failure
 from dldoctor.loader.linux import host_config, resolve_linux, split_search_path
@@ -27,7 +28,6 @@ from dldoctor.loader.windows import (
     parse_flags,
     split_windows_path,
 )
-from dldoctor.redact import redact_home
 
 NAME = "deps"
 HELP = "show which file each native dependency of a library resolves to, and why"
@@ -156,13 +156,8 @@ def _windows(
     return proc.load_library(lib, parse_flags(args.load_flags)).graph
 
 
-def tilde(path: str | None) -> str:
-    """Home shown as ``~`` (nothing of the user's layout leaks into pasted output)."""
-    return redact_home(path) if path else ""
-
-
 def render_text(graph: LoadGraph) -> str:
-    lines = [tilde(graph.root)]
+    lines = [graph.root]
     expanded: Set[str] = {graph.root}
 
     def walk(requester: str, prefix: str) -> None:
@@ -174,11 +169,11 @@ def render_text(graph: LoadGraph) -> str:
                 what = "not found" if res.rule == "not-found" else "only a wrong-architecture copy"
                 lines.append(f"{prefix}{branch}{res.name} [{res.rule}] {what}")
                 pad = prefix + ("    " if last else "│   ")
-                lines.extend(f"{pad}    tried: {tilde(t)}" for t in res.tried)
-                lines.extend(f"{pad}    skipped: {tilde(s)}" for s in res.shadowed)
+                lines.extend(f"{pad}    tried: {t}" for t in res.tried)
+                lines.extend(f"{pad}    skipped: {s}" for s in res.shadowed)
                 continue
             lines.append(
-                f"{prefix}{branch}{res.name} [{res.rule}] {tilde(res.path) or '(not on disk here)'}"
+                f"{prefix}{branch}{res.name} [{res.rule}] {res.path or '(not on disk here)'}"
             )
             if res.path and res.rule != ALREADY_LOADED and res.path not in expanded:
                 expanded.add(res.path)
@@ -188,7 +183,7 @@ def render_text(graph: LoadGraph) -> str:
     if graph.error:
         lines.append(f"load would fail: {graph.error}")
     lines.extend(f"note: {n}" for n in graph.notes)
-    lines.extend(f"unreadable: {tilde(p)}: {why}" for p, why in graph.unreadable)
+    lines.extend(f"unreadable: {p}: {why}" for p, why in graph.unreadable)
     return "\n".join(lines)
 
 
@@ -217,7 +212,7 @@ def to_json(graph: LoadGraph) -> Dict[str, object]:
 def run(args: argparse.Namespace) -> int:
     graph = compute(args)
     if args.format == "json":
-        print(json.dumps(to_json(graph), indent=2))
+        emit(json.dumps(to_json(graph), indent=2) + "\n")
     else:
-        print(render_text(graph))
+        emit(render_text(graph) + "\n")
     return 1 if graph.error or graph.missing else 0

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, List, Optional, Sequence, Tuple
 
 from dldoctor.checks import run_checks
+from dldoctor.cli._common import emit
 from dldoctor.errors import DldoctorError
 from dldoctor.explainer import diagnose_text, facts_from_snapshot, load_signatures
 from dldoctor.explainer.report import render_json, render_text
@@ -105,8 +106,9 @@ def run(args: argparse.Namespace) -> int:
         machine=machine,
         notes=[*notes, *check_notes],
     )
+    homes = [snapshot.host.home] if isinstance(snapshot, Snapshot) else []
     if args.format == "json":
-        print(json.dumps(render_json(report, sigs), indent=2, ensure_ascii=False))
+        emit(json.dumps(render_json(report, sigs), indent=2, ensure_ascii=False) + "\n", homes)
     else:
-        sys.stdout.write(render_text(report, sigs))
+        emit(render_text(report, sigs), homes)
     return 0 if report.shown else 1
