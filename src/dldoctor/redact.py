@@ -45,8 +45,8 @@ def secret_table() -> Dict[str, List[str]]:
 
 
 @lru_cache(maxsize=1)
-def _value_patterns() -> Tuple[Pattern[str], ...]:
-    return tuple(re.compile(v["pattern"]) for v in _table()["values"])
+def _value_patterns() -> Tuple[Tuple[Pattern[str], Tuple[str, ...]], ...]:
+    return tuple((re.compile(v["pattern"]), tuple(v.get("hints", ()))) for v in _table()["values"])
 
 
 def _hide(m: re.Match[str]) -> str:
@@ -58,8 +58,15 @@ def _hide(m: re.Match[str]) -> str:
 
 def redact_secrets(text: str) -> str:
     """Every secret shape of the shared table replaced with ``<redacted>``."""
-    for pattern in _value_patterns():
-        text = pattern.sub(_hide, text)
+    lower = ""
+    for pattern, hints in _value_patterns():
+        if hints:  # a case-insensitive scan costs ~30 ns a character: only where it can match
+            lower = lower or text.lower()
+            if not any(h in lower for h in hints):
+                continue
+        new = pattern.sub(_hide, text)
+        if new != text:
+            text, lower = new, ""
     return text
 
 
@@ -78,7 +85,7 @@ def home_forms(home: str) -> Set[str]:
             continue
         for form in (base, base.replace("\\", "/")):
             out.update({form, json.dumps(form)[1:-1], json.dumps(form, ensure_ascii=False)[1:-1],
-                        ascii(form)[1:-1], quote(form, safe="/:\\")})
+                        ascii(form)[1:-1], quote(form), quote(form, safe="/:")})
     return {f for f in out if len(f) > 1}
 
 
@@ -91,19 +98,27 @@ def _home_pattern(homes: Tuple[str, ...]) -> Optional[Pattern[str]]:
     if not alts:
         return None
     ordered = sorted(alts, key=len, reverse=True)
-    # Only at the start of a path (not /tmp/x/root/... when the home is /root), or right after
-    # file://; and only where the name ends (not /root2).
-    start = r"(?:(?<![\w./\\~-])|(?<=file://))"
-    end = r"(?![\w.-])"
+    # Only where the name ends (not /root2); where it starts is checked by _at_path_start
+    # (a leading lookbehind would make sre try every position: 100x slower).
     flags = re.IGNORECASE if os.name == "nt" else 0
-    return re.compile(start + "(?:" + "|".join(map(re.escape, ordered)) + ")" + end, flags)
+    return re.compile("(?:" + "|".join(map(re.escape, ordered)) + r")(?![\w.-])", flags)
+
+
+def _at_path_start(text: str, i: int) -> bool:
+    """Not /tmp/x/root/... when the home is /root; but file:///root/... is."""
+    if i == 0:
+        return True
+    prev = text[i - 1]
+    return not (prev.isalnum() or prev in "_./\\~-") or text.endswith("file://", 0, i)
 
 
 def redact_home(text: str, extra_homes: Iterable[str] = ()) -> str:
     """Replace each home folder (this machine's and ``extra_homes``) with ``~``."""
     homes = tuple(sorted({os.path.expanduser("~"), *(h for h in extra_homes if h)}))
     pat = _home_pattern(homes)
-    return pat.sub("~", text) if pat else text
+    if pat is None:
+        return text
+    return pat.sub(lambda m: "~" if _at_path_start(text, m.start()) else m.group(0), text)
 
 
 def redact_output(text: str, homes: Iterable[str] = ()) -> str:

@@ -10,7 +10,7 @@ supervisor; that comes back as :attr:`Outcome.parent_killed`, never as dldoctor'
 
 from __future__ import annotations
 
-import json
+import marshal
 import secrets
 import signal
 import subprocess
@@ -19,9 +19,9 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Mapping, Optional, Sequence, Tuple
 
-from dldoctor.supervise.supervisor import kill_tree
+from dldoctor.supervise.supervisor import kill_tree, read_records
 
 HEAD = TAIL = 8192  # bytes kept from the start and from the end of each stream
 GRACE_S = 15.0  # beyond the command's timeout, for the supervisor's own work
@@ -54,18 +54,6 @@ def signal_name(number: int) -> str:
         return f"signal {number}"
 
 
-def _lines(data: bytes) -> List[Dict[str, Any]]:
-    out: List[Dict[str, Any]] = []
-    for line in data.decode("utf-8", "replace").splitlines():
-        try:
-            obj = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(obj, dict):
-            out.append(obj)
-    return out
-
-
 def run_supervised(argv: Sequence[str], *, env: Mapping[str, str], timeout: float,
                    cwd: Optional[str] = None, stdin_path: Optional[str] = None,
                    head: int = HEAD, tail: int = TAIL, maps: bool = False) -> Outcome:
@@ -76,8 +64,9 @@ def run_supervised(argv: Sequence[str], *, env: Mapping[str, str], timeout: floa
     of stderr kept from their start and end (the middle is counted, not kept). ``maps``: read the libraries the
     command has mapped just before a timeout kill (Linux)."""
     marker = secrets.token_hex(12)
-    spec = json.dumps({"argv": list(argv), "env": dict(env), "cwd": cwd, "timeout": timeout,
-                       "stdin": stdin_path, "head": head, "tail": tail, "maps": maps, "marker": marker})
+    spec = marshal.dumps({"argv": [str(a) for a in argv], "env": {str(k): str(v) for k, v in env.items()},
+                          "cwd": cwd, "timeout": float(timeout), "stdin": stdin_path, "head": head,
+                          "tail": tail, "maps": maps, "marker": marker})
     began = time.perf_counter()
     try:
         sup = subprocess.Popen([sys.executable, "-I", "-S", "-c", _source()], stdin=subprocess.PIPE,
@@ -86,7 +75,7 @@ def run_supervised(argv: Sequence[str], *, env: Mapping[str, str], timeout: floa
         return Outcome(launch_error=f"cannot start the supervisor: {exc.strerror or exc}")
     out, err, hung = b"", b"", False
     try:
-        out, err = sup.communicate(spec.encode("utf-8"), timeout=timeout + GRACE_S)
+        out, err = sup.communicate(spec, timeout=timeout + GRACE_S)
     except subprocess.TimeoutExpired:  # the supervisor was stopped (SIGSTOP) or is stuck
         hung = True
         sup.kill()
@@ -95,7 +84,7 @@ def run_supervised(argv: Sequence[str], *, env: Mapping[str, str], timeout: floa
         if sup.poll() is None:  # interrupted: take the supervisor down with us
             sup.kill()
             sup.wait()
-    lines = _lines(out)
+    lines = read_records(out)
     pid = next((int(o["pid"]) for o in lines if isinstance(o.get("pid"), int)), 0)
     result = next((o["result"] for o in lines if isinstance(o.get("result"), dict)), None)
     if result is None:
