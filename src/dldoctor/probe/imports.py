@@ -117,8 +117,7 @@ def import_probe_from_run(modules: Sequence[str], run: ChildRun, owners: OwnerIn
                               "frameworks": tuple(dict.fromkeys(seen_fw))}
     if run.parent_killed:
         # The patient reached for dldoctor (os.kill(os.getppid(), ...)) and hit the supervisor.
-        return ImportProbe(mods, KILLED_PARENT, failed_module=current,
-                           exit=run.parent_killed.replace("its parent process ", ""), **common)
+        return ImportProbe(mods, KILLED_PARENT, failed_module=current, exit=run.parent_killed, **common)
     if run.timed_out:
         return ImportProbe(mods, TIMEOUT, failed_module=current, exit="killed after timeout",
                            **common)

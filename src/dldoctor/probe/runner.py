@@ -61,7 +61,7 @@ class ChildRun:
     seconds: float
     maps_at_kill: Tuple[str, ...] = ()  # loaded libraries read from outside before a kill
     launch_error: str = ""  # the interpreter could not be started at all
-    parent_killed: str = ""  # the child (or what it started) killed or signalled its supervisor
+    parent_killed: str = ""  # the child (or what it started) hit its supervisor: "received SIGTERM"
 
 
 def child_env(extra: Optional[Mapping[str, str]] = None,

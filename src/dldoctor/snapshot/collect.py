@@ -83,7 +83,8 @@ def _facts(python: str, run: Outcome, channel: Path) -> Dict[str, Any]:
     if run.launch_error:
         raise DldoctorError(f"cannot run {python}: {run.launch_error.split(': ', 1)[-1]}")
     if run.parent_killed:
-        raise DldoctorError(f"{python} killed the collector's supervisor ({run.parent_killed}); no facts")
+        raise DldoctorError(f"{python} killed the process that ran it ({run.parent_killed}): its start-up code "
+                            "(a .pth file or sitecustomize) attacks its parent; no facts collected")
     if run.timed_out:
         raise DldoctorError(f"{python} did not answer within {TIMEOUT_S:.0f} s")
     try:

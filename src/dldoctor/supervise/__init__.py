@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Mapping, Optional, Sequence, Tuple
 
-from dldoctor.supervise.supervisor import kill_tree, read_records
+from dldoctor.supervise.supervisor import has_marker, kill_tree, read_records
 
 HEAD = TAIL = 8192  # bytes kept from the start and from the end of each stream
 GRACE_S = 15.0  # beyond the command's timeout, for the supervisor's own work
@@ -39,7 +39,7 @@ class Outcome:
     maps: Tuple[str, ...] = ()  # libraries mapped at the timeout kill (Linux)
     leftovers: int = 0  # processes it left behind, killed after it ended
     launch_error: str = ""  # the command could not be started at all
-    parent_killed: str = ""  # the command (or a process it started) killed or signalled its parent
+    parent_killed: str = ""  # how the command (or what it started) hit its parent: "received SIGTERM"
 
 
 @lru_cache(maxsize=1)
@@ -90,14 +90,16 @@ def run_supervised(argv: Sequence[str], *, env: Mapping[str, str], timeout: floa
     if result is None:
         # The supervisor died before it could report: the patient killed it (or froze it).
         if pid:
-            kill_tree([pid], pid, marker)
+            # The pid names the command's session only while that process is still ours.
+            ours = has_marker(pid, marker)
+            kill_tree([pid] if ours else [], pid if ours else 0, marker)
         why = ("stopped and did not answer" if hung else
                f"killed by {signal_name(-sup.returncode)}" if (sup.returncode or 0) < 0 else
                f"ended with exit {sup.returncode}: "
                + (err.decode("utf-8", "replace").strip().splitlines() or [""])[-1][:300])
         if not pid:
-            return Outcome(launch_error=f"the supervisor {why}", seconds=time.perf_counter() - began)
-        return Outcome(seconds=time.perf_counter() - began, parent_killed=f"its parent process was {why}")
+            return Outcome(launch_error=f"the supervisor was {why}", seconds=time.perf_counter() - began)
+        return Outcome(seconds=time.perf_counter() - began, parent_killed=why)
     if result.get("launch_error"):
         return Outcome(launch_error=str(result["launch_error"]))
     rc = result.get("returncode")
@@ -110,7 +112,7 @@ def run_supervised(argv: Sequence[str], *, env: Mapping[str, str], timeout: floa
         stderr=str(result.get("stderr", "")),
         maps=tuple(str(m) for m in result.get("maps", []) if isinstance(m, str)),
         leftovers=int(result.get("leftovers") or 0),
-        parent_killed=(f"its parent process received {signal_name(sig)}" if isinstance(sig, int)
+        parent_killed=(f"received {signal_name(sig)}" if isinstance(sig, int)
                        and not result.get("orphaned") else ""),
     )
 

@@ -84,6 +84,11 @@ def _stat(pid: int) -> Tuple[str, int, int, int]:
     return fields[0].decode("ascii", "replace"), int(fields[1]), int(fields[2]), int(fields[3])
 
 
+def has_marker(pid: int, marker: str) -> bool:
+    """Whether a live process carries a supervised command's marker (Linux)."""
+    return _has_marker(pid, (MARKER_VAR + "=" + marker).encode())
+
+
 def _has_marker(pid: int, needle: bytes) -> bool:
     try:
         with open(f"/proc/{pid}/environ", "rb") as fh:
@@ -338,11 +343,10 @@ def supervise_posix(spec: Dict[str, Any], env: Dict[str, str]) -> None:
                 del streams[fd]
 
     deadline = began + float(spec["timeout"])
-    status = None
-    while status is None:
-        done, st = os.waitpid(pid, os.WNOHANG)
-        if done:
-            status = st
+    while True:
+        # WNOWAIT: the child stays a zombie until the leftovers are killed, so its pid (the
+        # session and group id that names them) cannot be reused by another process meanwhile.
+        if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
             break
         now = time.monotonic()
         if now >= deadline and not state["timed_out"]:
@@ -356,6 +360,7 @@ def supervise_posix(spec: Dict[str, Any], env: Dict[str, str]) -> None:
         pump(min(0.2, max(0.0, deadline - now)) if not state["timed_out"] else 0.05)
     seconds = time.monotonic() - began
     leftovers = kill()  # every exit path: nothing the command started outlives it
+    status = os.waitpid(pid, 0)[1]
     reap()
     drain_until = time.monotonic() + 1.0  # what is still in the pipes; escaped holders are not waited for
     while streams and time.monotonic() < drain_until:
