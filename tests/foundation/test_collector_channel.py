@@ -172,9 +172,10 @@ def _junk(kind: str) -> str:
 def test_fake_interpreter_writing_junk_to_the_channel_is_one_line(tmp_path: Path, kind: str) -> None:
     facts = tmp_path / "answer.json"
     facts.write_text(_junk(kind))
-    fake = _fake(tmp_path, "python", f'cat "{facts}" > "$3"')
+    # Only the collector's call has an existing channel file at $3 (a probe passes its mode there).
+    fake = _fake(tmp_path, "python", f'[ -f "$3" ] && cat "{facts}" > "$3"')
     for args in (("check", "--no-probe"), ("check",), ("snapshot",)):
-        line = one_line(run_dldoctor(*args, "--python", fake))
+        line = one_line(run_dldoctor(*args, "--python", fake, cwd=tmp_path))
         assert line.startswith(f"dldoctor: {fake}: malformed collector output ("), line
 
 
