@@ -32,3 +32,31 @@ def resolve_python(python: Optional[str]) -> str:
     if not path.is_file() or not os.access(path, os.X_OK):
         raise DldoctorError(f"no Python interpreter at {python}: not an executable")
     return str(path.absolute())
+
+
+MIN_PYTHON = (3, 8)  # what the collector and the probe child are written for
+
+
+def unsupported(version: str) -> str:
+    """The one line for a target older than MIN_PYTHON (``version``: "2.7.18")."""
+    short = ".".join(version.split(".")[:2])
+    need = ".".join(map(str, MIN_PYTHON))
+    return f"unsupported interpreter (Python {short}; dldoctor needs {need}+)"
+
+
+def version_guard(channel_arg: int, line: str) -> str:
+    """Python source that any interpreter from 2.7 on can parse and run: on a Python older
+    than MIN_PYTHON it appends ``line % (major, minor, micro)`` to the file named by
+    ``sys.argv[channel_arg]`` and exits 0; on a supported one it falls through.
+
+    Why: the collector and the probe child are 3.8+ code, which 2.7 (and 3.6) cannot even
+    compile; without this guard an old interpreter's SyntaxError would be reported as a
+    broken environment instead of "unsupported interpreter"."""
+    return (
+        "import sys\n"
+        f"if sys.version_info[:2] < {MIN_PYTHON!r}:\n"
+        f"    _f = open(sys.argv[{channel_arg}], 'a')\n"
+        f"    _f.write({line!r} % tuple(sys.version_info[:3]))\n"
+        "    _f.close()\n"
+        "    sys.exit(0)\n"
+    )

@@ -17,6 +17,7 @@ import sys
 from typing import List, NoReturn, Optional, Sequence, Type, cast
 
 from dldoctor._version import __version__
+from dldoctor.cli._common import error_line
 from dldoctor.errors import DataError, DldoctorError
 
 # name -> one-line help. Order = order in --help. "check" is also what a bare `dldoctor` runs.
@@ -61,8 +62,8 @@ def _terminal_width() -> int:
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        self.exit(2, f"dldoctor: {message}\n")
+        """Bad usage is one line on stderr, like every other exit-2 error (README)."""
+        self.exit(2, f"dldoctor: {message} (usage: {self.prog} --help)\n")
 
     def _get_formatter(self) -> argparse.HelpFormatter:
         formatter_class = cast(Type[argparse.HelpFormatter], self.formatter_class)
@@ -103,7 +104,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         parser = build_parser(args_list[0] if args_list[0] in COMMANDS else None)
     except DataError as exc:  # registering read a broken shipped data file: a bug, still one line
-        print(f"dldoctor: internal data error (please report): {exc}", file=sys.stderr)
+        error_line(f"internal data error (please report): {exc}")
         return 2
     args = parser.parse_args(args_list)
     run = getattr(args, "_run", None)
@@ -113,13 +114,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         return int(run(args))
     except DldoctorError as exc:
-        print(f"dldoctor: {exc}", file=sys.stderr)
+        error_line(str(exc))
         return 2
     except DataError as exc:  # a broken data file shipped with dldoctor: a bug, still one line
-        print(f"dldoctor: internal data error (please report): {exc}", file=sys.stderr)
+        error_line(f"internal data error (please report): {exc}")
         return 2
     except KeyboardInterrupt:
-        print("dldoctor: interrupted", file=sys.stderr)
+        error_line("interrupted")
         return 130
     except BrokenPipeError:
         return 0

@@ -1,19 +1,96 @@
-"""Options and output shared by subcommands (one place for --format and redaction)."""
+"""Options and output shared by subcommands: one place for --format, timeouts, redaction
+and the encoding of what is written.
+
+Every command writes its rendering through :func:`emit` (or :func:`write_file` for ``-o``):
+the one point where secrets and home folders are taken out (``dldoctor.redact``) and where
+the text meets the stream's encoding. A Windows user redirecting to a file gets cp1252, a
+``PYTHONIOENCODING=ascii`` shell gets ASCII: marks fall back to ASCII ones, and any other
+character the stream cannot carry is written as an escape, never a UnicodeEncodeError.
+"""
 
 from __future__ import annotations
 
 import argparse
+import codecs
+import math
 import sys
-from typing import Iterable
+from pathlib import Path
+from typing import Iterable, TextIO, Tuple
 
-from dldoctor.redact import redact_home
+from dldoctor.errors import DldoctorError
+from dldoctor.redact import redact_output
+
+# What the renderers draw with, and the ASCII each becomes where the stream lacks it.
+ASCII_MARKS = str.maketrans({
+    "✓": "ok", "✗": "x", "✅": "(ok)", "❌": "(error)", "⚠": "(warning)", "ℹ": "(info)",
+    "\ufe0f": "", "├": "|", "└": "`", "│": "|", "─": "-", "·": "-", "…": "...", "—": "-", "–": "-",
+})
+
+
+def _escape(exc: UnicodeError) -> Tuple[str, int]:
+    """``\\uXXXX`` for what the encoding lacks: readable in text, valid inside JSON strings."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    out = []
+    for ch in exc.object[exc.start:exc.end]:
+        code = ord(ch)
+        if code > 0xFFFF:  # JSON spells astral characters as a surrogate pair
+            code -= 0x10000
+            out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+        else:
+            out.append(f"\\u{code:04x}")
+    return "".join(out), exc.end
+
+
+codecs.register_error("dldoctor-escape", _escape)
 
 
 def add_format(parser: argparse.ArgumentParser, choices: Iterable[str] = ("text", "json", "markdown")) -> None:
     parser.add_argument("--format", choices=tuple(choices), default="text", help="output format (default: text)")
 
 
+def seconds(text: str) -> float:
+    """An argparse type for timeouts: a finite number of seconds above zero (``nan``,
+    ``inf``, 0 and negatives would hang or end at once)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive, finite number of seconds, not {text!r}")
+    return value
+
+
+def encodable(text: str, encoding: str) -> str:
+    """``text`` as ``encoding`` can carry it: ASCII marks where it lacks ✓/✗, escapes for
+    any other character it lacks."""
+    try:
+        "✓✗".encode(encoding)
+    except UnicodeEncodeError:
+        text = text.translate(ASCII_MARKS)
+    except LookupError:
+        encoding = "utf-8"
+    return text.encode(encoding, "dldoctor-escape").decode(encoding)
+
+
+def _write(stream: TextIO, text: str) -> None:
+    stream.write(encodable(text, getattr(stream, "encoding", None) or "utf-8"))
+    stream.flush()
+
+
 def emit(text: str, homes: Iterable[str] = ()) -> None:
-    """Write output with home folders shown as ~ (reports get pasted into public issues)."""
-    sys.stdout.write(redact_home(text, homes))
-    sys.stdout.flush()
+    """Write a rendering to stdout: secrets and home folders out, encodable by stdout."""
+    _write(sys.stdout, redact_output(text, homes))
+
+
+def write_file(path: str, text: str, homes: Iterable[str] = ()) -> None:
+    """Write a rendering to a file (UTF-8), through the same redaction as :func:`emit`."""
+    try:
+        Path(path).write_text(redact_output(text, homes), encoding="utf-8")
+    except OSError as exc:
+        raise DldoctorError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def error_line(message: str) -> None:
+    """The one line of an exit-2 error on stderr, redacted like every other output."""
+    _write(sys.stderr, f"dldoctor: {redact_output(message)}\n")

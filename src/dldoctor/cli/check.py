@@ -6,8 +6,7 @@ import argparse
 from concurrent.futures import ThreadPoolExecutor
 from typing import List
 
-from dldoctor.cli._common import add_format, emit
-from dldoctor.errors import DldoctorError
+from dldoctor.cli._common import add_format, emit, seconds
 from dldoctor.model import Finding, Severity
 from dldoctor.render import renderer
 from dldoctor.report import build_report
@@ -38,7 +37,7 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="hash every installed file against RECORD (slow; default: existence and library sizes)")
     p.add_argument("--no-probe", action="store_true",
                    help="static checks only: do not import the frameworks in subprocesses")
-    p.add_argument("--probe-timeout", type=float, default=60.0, metavar="S",
+    p.add_argument("--probe-timeout", type=seconds, default=60.0, metavar="S",
                    help="seconds each probe import may take (default: 60)")
 
 
@@ -47,8 +46,6 @@ def run(args: argparse.Namespace) -> int:
     from dldoctor.snapshot.collect import collect_snapshot, load_snapshot
 
     resolve_selection(args.select + args.ignore)  # bad names fail before any slow work
-    if args.probe_timeout <= 0:
-        raise DldoctorError("--probe-timeout must be positive")
     observed: List[Finding] = []
     errors: List[str] = []
     if args.snapshot:

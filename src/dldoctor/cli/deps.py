@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import Dict, List, Mapping
 
 from dldoctor.binary import BinaryFormatError, read_binary, sniff_format
+from dldoctor.cli._common import emit
 from dldoctor.errors import DldoctorError
 from dldoctor.inputs import check_regular
 from dldoctor.loader.graph import HostFileSystem, LoadGraph
@@ -169,9 +170,9 @@ def run(args: argparse.Namespace) -> int:
 
         from dldoctor.render.json import deps_dict
 
-        print(json.dumps(deps_dict(graph), indent=2))
+        emit(json.dumps(deps_dict(graph), indent=2) + "\n")
     else:
         from dldoctor.render.text import render_deps
 
-        print(render_deps(graph))
+        emit(render_deps(graph) + "\n")
     return 1 if graph.error or graph.missing else 0

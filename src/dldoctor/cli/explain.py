@@ -12,6 +12,7 @@ import sys
 from typing import Any, List, Optional, Sequence, Tuple
 
 from dldoctor.checks import run_checks
+from dldoctor.cli._common import emit
 from dldoctor.errors import DldoctorError
 from dldoctor.explainer import diagnose_text, facts_from_snapshot, load_signatures
 from dldoctor.inputs import read_json, read_text
@@ -96,12 +97,13 @@ def run(args: argparse.Namespace) -> int:
         machine=machine,
         notes=[*notes, *check_notes],
     )
+    homes = [snapshot.host.home] if isinstance(snapshot, Snapshot) else []
     if args.format == "json":
         from dldoctor.render.json import explain_dict
 
-        print(json.dumps(explain_dict(report), indent=2, ensure_ascii=False))
+        emit(json.dumps(explain_dict(report), indent=2, ensure_ascii=False) + "\n", homes)
     else:
         from dldoctor.render.text import render_explain
 
-        sys.stdout.write(render_explain(report))
+        emit(render_explain(report), homes)
     return 0 if report.shown else 1

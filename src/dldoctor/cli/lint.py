@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from dldoctor.cli._common import emit
 from dldoctor.lint.runner import lint_paths
 from dldoctor.render.lint import render_json, render_sarif, render_text
 
@@ -55,11 +56,11 @@ def run(args: argparse.Namespace) -> int:
     for path, message in result.warnings:
         print(f"{path}: warning: {message}", file=sys.stderr)
     if args.format == "json":
-        sys.stdout.write(render_json(result))
+        emit(render_json(result))
     elif args.format == "sarif":
-        sys.stdout.write(render_sarif(result))
+        emit(render_sarif(result))
     else:
-        sys.stdout.write(render_text(result, verbose=args.verbose))
+        emit(render_text(result, verbose=args.verbose))
     if result.findings:
         return 1
     return 2 if result.errors else 0

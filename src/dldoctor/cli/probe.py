@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from dldoctor.cli._common import add_format, emit
-from dldoctor.errors import DldoctorError
+from dldoctor.cli._common import add_format, emit, seconds
 from dldoctor.model import Severity
 from dldoctor.probe import DEFAULT_TIMEOUT, probe_findings, run_probes
 from dldoctor.probe.model import OK
@@ -38,7 +37,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--spawn", action="store_true",
                         help="also start a two-worker pool (and DataLoader) with spawn")
     parser.add_argument("--no-gpu", action="store_true", help="skip the NVIDIA driver query")
-    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
+    parser.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT, metavar="S",
                         help=f"seconds per probe before it is killed (default {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--libs", action="store_true",
                         help="list each probe's loaded libraries and their owners")
@@ -46,8 +45,6 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.timeout <= 0:
-        raise DldoctorError("--timeout must be positive")
     report = run_probes(args.python, args.modules, orders=args.orders, timeout=args.timeout,
                         gpu=not args.no_gpu, spawn=args.spawn)
     findings = probe_findings(report)

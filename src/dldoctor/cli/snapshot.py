@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
-from dldoctor.cli._common import emit
-from dldoctor.errors import DldoctorError
-from dldoctor.redact import redact_home
+from dldoctor.cli._common import emit, write_file
 
 DESCRIPTION = """\
 Collect the facts dldoctor judges (interpreter, packages, native libraries and their
@@ -29,10 +26,7 @@ def run(args: argparse.Namespace) -> int:
     snap = collect_snapshot(args.python, verify_hashes=args.verify_hashes)
     text = json.dumps(snap.to_dict(), indent=1, sort_keys=True) + "\n"
     if args.output:
-        try:
-            Path(args.output).write_text(redact_home(text, [snap.host.home]), encoding="utf-8")
-        except OSError as exc:
-            raise DldoctorError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+        write_file(args.output, text, [snap.host.home])
     else:
         emit(text, [snap.host.home])
     return 0

@@ -30,7 +30,8 @@ LAYERS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
     ("data", ("dldoctor.conditions",)),  # every data table, with its loader and schema
     ("binary", ("dldoctor.binary",)),  # ELF / PE / Mach-O header readers
     ("loader", ("dldoctor.loader",)),  # search-order models; loader.frameworks: import-time steps
-    ("snapshot", ("dldoctor.snapshot", "dldoctor.interpreter")),  # everything that reads the machine
+    # everything that reads the machine, and the supervisor every process in a patient runs under
+    ("snapshot", ("dldoctor.snapshot", "dldoctor.interpreter", "dldoctor.supervise")),
     ("analysis", ("dldoctor.checks", "dldoctor.explainer", "dldoctor.lint")),  # judge values
     ("orchestration", ("dldoctor.wheelset", "dldoctor.probe", "dldoctor.report", "dldoctor.detection")),
     ("render", ("dldoctor.render",)),  # values -> text; nothing else formats output
@@ -38,7 +39,7 @@ LAYERS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
 )
 
 # Run inside the target interpreter (any Python 3.8+, stdlib only): they import nothing of ours.
-STANDALONE = ("dldoctor.snapshot.collector", "dldoctor.probe.child")
+STANDALONE = ("dldoctor.snapshot.collector", "dldoctor.probe.child", "dldoctor.supervise.supervisor")
 
 
 @dataclass(frozen=True)

@@ -5,18 +5,21 @@ Frameworks are imported only in children of the target interpreter, never here.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from dldoctor.interpreter import resolve_python
+from dldoctor.errors import DldoctorError
+from dldoctor.interpreter import resolve_python, unsupported
 from dldoctor.probe.imports import (
     find_conflicts,
     import_probe_from_run,
     library_key,
     order_candidates,
     order_pairs,
+    unsupported_python,
 )
 from dldoctor.probe.loaded import LIBSTDCXX, read_glibcxx_level, system_libstdcxx
 from dldoctor.probe.model import (
@@ -97,6 +100,14 @@ def _cxx_levels(probes: Sequence[ImportProbe]) -> Tuple[Tuple[str, Optional[int]
     return tuple((p, read_glibcxx_level(p)) for p in sorted(paths))
 
 
+def _refuse_unsupported(exe: str, runs: Sequence[ChildRun]) -> None:
+    """An interpreter too old for the child is bad input (exit 2), not a failed import."""
+    for run in runs:
+        version = unsupported_python(run)
+        if version:
+            raise DldoctorError(f"{unsupported(version)}: {exe}")
+
+
 def run_probes(python: Optional[str] = None, modules: Sequence[str] = (), orders: bool = False,
                timeout: float = DEFAULT_TIMEOUT, *, gpu: bool = True, spawn: bool = False,
                env: Optional[Mapping[str, str]] = None, cwd: Optional[str] = None,
@@ -107,6 +118,8 @@ def run_probes(python: Optional[str] = None, modules: Sequence[str] = (), orders
     may be sequences ``"A,B"`` (imported in that order in one child). ``orders``: also
     every pair in both orders. ``env``: extra variables for the children (what is tested).
     """
+    if not (isinstance(timeout, (int, float)) and math.isfinite(timeout) and timeout > 0):
+        raise DldoctorError(f"timeout must be a positive, finite number of seconds, not {timeout!r}")
     exe = resolve_python(python)
     environ = child_env(env)
     errors: List[str] = []
@@ -121,6 +134,7 @@ def run_probes(python: Optional[str] = None, modules: Sequence[str] = (), orders
             data = probe_data()
             names = [*data.frameworks, *data.troublemakers]
             found = run_child(exe, "find", {"modules": names}, timeout, environ, cwd)
+            _refuse_unsupported(exe, [found])
             found_runs.append(found)
             hits = next((ev.get("modules", []) for ev in found.events
                          if ev.get("event") == "found"), None)
@@ -157,6 +171,7 @@ def run_probes(python: Optional[str] = None, modules: Sequence[str] = (), orders
 
         owners = owners_fut.result() if owners_fut is not None else OwnerIndex()
     all_runs = [*found_runs, *import_runs, *pair_runs]
+    _refuse_unsupported(exe, all_runs)
     if not owners.sites and all_runs:  # the find child failed; the import children know
         owners = build_owner_index(_sys_path(all_runs))
     platform = _target_platform(all_runs)

@@ -15,10 +15,12 @@ import signal
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from dldoctor.conditions.probe import probe_data
+from dldoctor.interpreter import unsupported
 from dldoctor.probe.model import (
     BROKEN,
     CRASH,
     ERROR,
+    KILLED_PARENT,
     OK,
     TIMEOUT,
     ImportProbe,
@@ -74,12 +76,23 @@ def _facts(raw: Any, name: str) -> ModuleFacts:
     return ModuleFacts(name, text("file"), text("version"), text("cuda"), text("hip"))
 
 
+def unsupported_python(run: ChildRun) -> Optional[str]:
+    """The version an interpreter too old for the child reported ("2.7.18"), if it did."""
+    for ev in run.events:
+        if ev.get("event") == "unsupported":
+            return str(ev.get("python", "?"))
+    return None
+
+
 def import_probe_from_run(modules: Sequence[str], run: ChildRun, owners: OwnerIndex,
                           platform: str) -> ImportProbe:
     """Classify one child run: ok, error (exception), crash, timeout, or broken probe."""
     mods = tuple(modules)
     if run.launch_error:
         return ImportProbe(mods, BROKEN, message=run.launch_error)
+    too_old = unsupported_python(run)
+    if too_old:
+        return ImportProbe(mods, BROKEN, message=unsupported(too_old))
     by_kind: Dict[str, List[Dict[str, Any]]] = {}
     for ev in run.events:
         by_kind.setdefault(str(ev["event"]), []).append(ev)
@@ -102,6 +115,9 @@ def import_probe_from_run(modules: Sequence[str], run: ChildRun, owners: OwnerIn
     common: Dict[str, Any] = {"loaded": loaded, "facts": facts, "seconds": run.seconds,
                               "returncode": run.returncode, "stderr_tail": run.stderr_tail,
                               "frameworks": tuple(dict.fromkeys(seen_fw))}
+    if run.parent_killed:
+        # The patient reached for dldoctor (os.kill(os.getppid(), ...)) and hit the supervisor.
+        return ImportProbe(mods, KILLED_PARENT, failed_module=current, exit=run.parent_killed, **common)
     if run.timed_out:
         return ImportProbe(mods, TIMEOUT, failed_module=current, exit="killed after timeout",
                            **common)

@@ -12,6 +12,7 @@ from typing import Any, Dict, Optional, Tuple
 from dldoctor.snapshot.model import Gpu
 
 OK, ERROR, CRASH, TIMEOUT, BROKEN = "ok", "error", "crash", "timeout", "broken"
+KILLED_PARENT = "killed-parent"  # the import killed (or signalled) the process that ran it
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ class ImportProbe:
     """One child that imported ``modules`` in order."""
 
     modules: Tuple[str, ...]
-    status: str  # ok | error | crash | timeout | broken
+    status: str  # ok | error | crash | timeout | broken | killed-parent
     failed_module: Optional[str] = None  # the module being imported when it went wrong
     exc_type: str = ""
     message: str = ""
@@ -75,6 +76,8 @@ class ImportProbe:
             return f"crashed ({self.exit})"
         if self.status == TIMEOUT:
             return f"hung (killed after {self.seconds:.1f} s)"
+        if self.status == KILLED_PARENT:
+            return f"killed its parent process ({self.exit}); the probe was stopped"
         return f"probe failed: {self.message}"[:300]
 
 

@@ -1,31 +1,39 @@
 """Start the child script in the target interpreter and bring back what it said.
 
 Why this shape:
+- Every child runs under dldoctor's supervisor (``dldoctor.supervise``): the imported code's
+  parent is the supervisor, so ``os.kill(os.getppid(), ...)`` reaches only that, and comes
+  back as a finding; the supervisor keeps a bounded head and tail of stdout and stderr in
+  memory (a flood costs no disk), kills the child's whole session and everything it started
+  on every exit path (a ``setsid`` grandchild included), and reads the child's libraries
+  from outside before a timeout kill.
 - The child writes JSON lines to a result file, not to stdout, so a module that prints, a
   crash half-way, or a hang still leaves every event written so far readable.
-- stdout/stderr go to temporary files, never pipes: a grandchild that keeps a pipe open (a
-  spawn worker, a daemon a framework starts) cannot block the parent, and only a bounded
-  tail is read back.
-- The child leads its own process group (session on POSIX, process group on Windows) so a
-  hang is ended by killing the group: spawn workers and helpers die with it.
+- The child source is wrapped in a version guard any Python can parse, so an old
+  interpreter says which version it is instead of failing to compile 3.8+ code.
 - stdin is closed and the environment is rebuilt from an allow-list (plus what the caller
   tests), so the user's shell state does not leak in beyond what affects loading.
+- The temporary folder is removed on every path, after the supervisor has killed all
+  that could still write there.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
-import sys
+import shutil
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-CHILD_SOURCE = (Path(__file__).parent / "child.py").read_text(encoding="utf-8")
+from dldoctor.interpreter import version_guard
+from dldoctor.supervise import run_supervised
+
+# An event line an old interpreter writes instead of running the 3.8+ child.
+CHILD_SOURCE = version_guard(2, '{"event": "unsupported", "python": "%d.%d.%d"}\n') + (
+    "exec(compile(" + ascii((Path(__file__).parent / "child.py").read_text(encoding="utf-8"))
+    + ", '<dldoctor-probe>', 'exec'))\n")
 
 # Variables that change what loads or how: kept from the caller's environment. Everything
 # else (tokens, shell clutter) stays out of the patient.
@@ -37,7 +45,9 @@ _KEEP = {"PATH", "HOME", "USERPROFILE", "SYSTEMROOT", "SYSTEMDRIVE", "WINDIR", "
          "PROGRAMFILES", "PROGRAMFILES(X86)", "NUMBER_OF_PROCESSORS", "PROCESSOR_ARCHITECTURE"}
 # Never forwarded: they would change the child's behaviour in ways the user did not ask for.
 _DROP = {"PYTHONSTARTUP", "PYTHONINSPECT", "PYTHONBREAKPOINT", "PYTHONWARNINGS"}
-STDERR_TAIL = 6000
+STDERR_HEAD = 2000  # bytes of stderr kept from the start (the first warning is often the cause)
+STDERR_TAIL = 6000  # and from the end (where the traceback or faulthandler dump is)
+MAX_EVENTS = 16 << 20  # bytes of the result file read back
 
 
 @dataclass(frozen=True)
@@ -51,6 +61,7 @@ class ChildRun:
     seconds: float
     maps_at_kill: Tuple[str, ...] = ()  # loaded libraries read from outside before a kill
     launch_error: str = ""  # the interpreter could not be started at all
+    parent_killed: str = ""  # the child (or what it started) hit its supervisor: "received SIGTERM"
 
 
 def child_env(extra: Optional[Mapping[str, str]] = None,
@@ -75,7 +86,8 @@ def child_env(extra: Optional[Mapping[str, str]] = None,
 def _read_events(path: Path) -> Tuple[Dict[str, Any], ...]:
     out: List[Dict[str, Any]] = []
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        with path.open("rb") as fh:
+            text = fh.read(MAX_EVENTS).decode("utf-8", errors="replace")
     except OSError:
         return ()
     for line in text.splitlines():
@@ -88,86 +100,20 @@ def _read_events(path: Path) -> Tuple[Dict[str, Any], ...]:
     return tuple(out)
 
 
-def _tail(path: Path, limit: int = STDERR_TAIL) -> str:
-    try:
-        with path.open("rb") as fh:
-            fh.seek(0, os.SEEK_END)
-            size = fh.tell()
-            fh.seek(max(0, size - limit))
-            return fh.read().decode("utf-8", errors="replace")
-    except OSError:
-        return ""
-
-
-def read_maps(pid: int) -> Tuple[str, ...]:
-    """Shared objects of a live process, read from outside (Linux only; else empty)."""
-    seen: List[str] = []
-    try:
-        with open(f"/proc/{pid}/maps", encoding="utf-8", errors="replace") as fh:
-            for line in fh:
-                parts = line.split(None, 5)
-                if len(parts) == 6:
-                    path = parts[5].strip()
-                    name = path.rsplit("/", 1)[-1]
-                    if path.startswith("/") and ".so" in name and path not in seen:
-                        seen.append(path)
-    except OSError:
-        return ()
-    return tuple(seen)
-
-
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
-        subprocess.run(["taskkill", "/F", "/T", "/PID", str(proc.pid)],
-                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, check=False)
-        proc.kill()
-        return
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except OSError:
-        proc.kill()
-
-
 def run_child(python: str, mode: str, payload: Mapping[str, Any], timeout: float,
               env: Optional[Mapping[str, str]] = None, cwd: Optional[str] = None) -> ChildRun:
-    """Run the child script once in ``python``; hangs and crashes come back as values."""
-    with tempfile.TemporaryDirectory(prefix="dldoctor-probe-") as tmp:
+    """Run the child script once in ``python``; hangs, crashes and attacks come back as values."""
+    tmp = tempfile.mkdtemp(prefix="dldoctor-probe-")
+    try:
         result = Path(tmp) / "events.jsonl"
-        err = Path(tmp) / "stderr.txt"
         body = dict(payload)
         body.setdefault("dump_after", max(0.5, timeout * 0.85))
         argv = [python, "-c", CHILD_SOURCE, mode, str(result), json.dumps(body)]
-        kwargs: Dict[str, Any] = {}
-        if sys.platform == "win32":  # pragma: no cover
-            kwargs["creationflags"] = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
-        else:
-            kwargs["start_new_session"] = True
-        began = time.perf_counter()
-        with err.open("wb") as err_fh:
-            try:
-                proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                        stderr=err_fh, env=dict(env) if env is not None
-                                        else child_env(), cwd=cwd, **kwargs)
-            except OSError as exc:
-                return ChildRun((), None, False, "", 0.0, launch_error=f"{python}: {exc}")
-            timed_out = False
-            maps: Tuple[str, ...] = ()
-            try:
-                proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                timed_out = True
-                maps = read_maps(proc.pid)
-                _kill_group(proc)
-                proc.wait()
-            else:
-                if sys.platform != "win32":
-                    # The child is done; workers it left behind must not outlive the probe.
-                    try:
-                        os.killpg(proc.pid, signal.SIGKILL)
-                    except OSError:
-                        pass
-        seconds = time.perf_counter() - began
-        return ChildRun(_read_events(result), proc.returncode, timed_out, _tail(err), seconds,
-                        maps)
-
+        run = run_supervised(argv, env=child_env() if env is None else env, timeout=timeout, cwd=cwd,
+                             head=STDERR_HEAD, tail=STDERR_TAIL, maps=True)
+        if run.launch_error:
+            return ChildRun((), None, False, "", 0.0, launch_error=run.launch_error)
+        return ChildRun(_read_events(result), run.returncode, run.timed_out, run.stderr, run.seconds,
+                        run.maps, parent_killed=run.parent_killed)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

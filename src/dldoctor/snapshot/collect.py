@@ -7,12 +7,14 @@ headers of every native library.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 import os
 import re
-import subprocess
+import shutil
 import sys
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
@@ -20,50 +22,119 @@ from typing import Any, Dict, List, Optional, Tuple
 from dldoctor._version import __version__
 from dldoctor.conditions.frameworks import framework_table, known_importers
 from dldoctor.errors import DldoctorError
-from dldoctor.interpreter import resolve_python
+from dldoctor.interpreter import resolve_python, unsupported, version_guard
+from dldoctor.redact import secret_table
 from dldoctor.snapshot import gpu as gpu_mod
 from dldoctor.snapshot.loaderfacts import interpreter_machine, linux_loader_facts
-from dldoctor.snapshot.model import Gpu, Library, Snapshot, from_jsonable
+from dldoctor.snapshot.model import SCHEMA_VERSION, Gpu, Host, Interpreter, Library, Snapshot, from_jsonable
+from dldoctor.supervise import Outcome, run_supervised
 
 COLLECTOR = Path(__file__).with_name("collector.py")
+COLLECTOR_VERSION = 1  # collector.py's COLLECTOR_VERSION (a test keeps them equal)
 TIMEOUT_S = 120.0
+MAX_FACTS = 64 << 20  # bytes: a real environment's facts are a few MB
+# The collector is fed on stdin after this guard (-c BOOT FACTS_FILE CONFIG): an old Python
+# writes its version to the facts file instead of failing to compile 3.8+ code.
+BOOT = version_guard(1, '{"unsupported_python": "%d.%d.%d"}') + (
+    "sys.argv[0] = '<dldoctor-collector>'\n"
+    "exec(compile(sys.stdin.buffer.read(), '<dldoctor-collector>', 'exec'),"
+    " {'__name__': '__main__', '__builtins__': __builtins__})\n"
+)
+# Fields the collector always writes; the rest of the Snapshot is added here.
+_ADDED_HERE = {"schema_version", "dldoctor_version", "created", "libraries", "loader", "windows"}
+_REQUIRED = {
+    "": {f.name for f in dataclasses.fields(Snapshot)} - _ADDED_HERE | {"collector_version"},
+    "host": {f.name for f in dataclasses.fields(Host)} - {"gpu"},
+    "interpreter": {f.name for f in dataclasses.fields(Interpreter)},
+}
 
 
 def run_collector(python: str, verify_hashes: bool = False, cwd: Optional[str] = None) -> Dict[str, Any]:
-    """Run collector.py in ``python`` (fed on stdin) and return its JSON facts."""
+    """Run collector.py in ``python`` under the supervisor and return its JSON facts.
+
+    The facts come back through a file named on the command line, never through stdout:
+    site code (a ``.pth``, ``sitecustomize``) shares stdout and may print or leave daemons
+    holding it. dldoctor waits for the process, not for the end of a pipe."""
     config = json.dumps({
         "frameworks": list(framework_table()),
         "known_importers": list(known_importers()),
         "verify_hashes": verify_hashes,
+        "secrets": secret_table(),
     })
     env = dict(os.environ)
     env.pop("PYTHONSTARTUP", None)
     env["PYTHONIOENCODING"] = "utf-8"
+    tmp = tempfile.mkdtemp(prefix="dldoctor-collect-")
     try:
-        done = subprocess.run(
-            [python, "-", config],
-            input=COLLECTOR.read_bytes(),
-            capture_output=True,
-            timeout=TIMEOUT_S,
-            env=env,
-            cwd=cwd,
-            check=False,
-        )
+        channel = Path(tmp, "facts.json")
+        channel.touch()
+        run = run_supervised([python, "-c", BOOT, str(channel), config], env=env, cwd=cwd,
+                             timeout=TIMEOUT_S, stdin_path=str(COLLECTOR))
+        return _facts(python, run, channel)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _facts(python: str, run: Outcome, channel: Path) -> Dict[str, Any]:
+    if run.launch_error:
+        raise DldoctorError(f"cannot run {python}: {run.launch_error.split(': ', 1)[-1]}")
+    if run.parent_killed:
+        raise DldoctorError(f"{python} killed the process that ran it ({run.parent_killed}): its start-up code "
+                            "(a .pth file or sitecustomize) attacks its parent; no facts collected")
+    if run.timed_out:
+        raise DldoctorError(f"{python} did not answer within {TIMEOUT_S:.0f} s")
+    try:
+        with channel.open("rb") as fh:
+            raw = fh.read(MAX_FACTS + 1)
     except OSError as exc:
-        raise DldoctorError(f"cannot run {python}: {exc.strerror or exc}") from None
-    except subprocess.TimeoutExpired:
-        raise DldoctorError(f"{python} did not answer within {TIMEOUT_S:.0f} s") from None
-    stderr = done.stderr.decode("utf-8", "replace").strip()
-    if done.returncode != 0:
-        last = stderr.splitlines()[-1] if stderr else f"exit status {done.returncode}"
+        raise DldoctorError(f"{python}: cannot read the collector's facts ({exc.strerror or exc})") from None
+    if run.returncode != 0:
+        lines = run.stderr.strip().splitlines()
+        last = lines[-1] if lines else f"exit status {run.returncode}"
         raise DldoctorError(f"{python} could not run the collector: {last}")
+    if not raw.strip():
+        raise DldoctorError(f"{python} is not a Python 3.8+ interpreter (it ran without writing the collector's facts)")
+    if len(raw) > MAX_FACTS:
+        raise DldoctorError(f"{python}: malformed collector output (more than {MAX_FACTS >> 20} MiB)")
     try:
-        facts = json.loads(done.stdout.decode("utf-8", "replace"))
-    except ValueError:
-        raise DldoctorError(f"{python} is not a Python 3.8+ interpreter (its output was not JSON)") from None
+        facts = json.loads(raw.decode("utf-8"))
+    except ValueError as exc:
+        raise DldoctorError(f"{python}: malformed collector output (not JSON: {str(exc)[:120]})") from None
+    if isinstance(facts, dict) and isinstance(facts.get("unsupported_python"), str):
+        raise DldoctorError(f"{unsupported(facts['unsupported_python'])}: {python}")
+    problem = schema_problem(facts)
+    if problem:
+        raise DldoctorError(f"{python}: malformed collector output ({problem})")
+    return facts  # type: ignore[no-any-return]
+
+
+def schema_problem(facts: Any) -> Optional[str]:
+    """Why collector facts do not fit the snapshot schema (every field, every type), or None."""
     if not isinstance(facts, dict):
-        raise DldoctorError(f"{python}: unexpected collector output")
-    return facts
+        return "not a JSON object"
+    for where, names in _REQUIRED.items():
+        obj = facts.get(where) if where else facts
+        if not isinstance(obj, dict):
+            return f"snapshot.{where}: expected an object"
+        missing = sorted(names - set(obj))
+        if missing:
+            return f"snapshot{'.' + where if where else ''}: missing {', '.join(missing)}"
+    version = facts["collector_version"]
+    if type(version) is not int or version != COLLECTOR_VERSION:
+        return f"collector_version {version!r}, expected {COLLECTOR_VERSION}"
+    try:
+        from_jsonable(Snapshot, _snapshot_data(facts))
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def _snapshot_data(facts: Dict[str, Any]) -> Dict[str, Any]:
+    data = {k: v for k, v in facts.items() if k != "collector_version"}
+    data["schema_version"] = SCHEMA_VERSION
+    data["dldoctor_version"] = __version__
+    data["created"] = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
+    return data
 
 
 def _read_header(path: str, dist: Optional[str]) -> Library:
@@ -77,12 +148,9 @@ def _read_header(path: str, dist: Optional[str]) -> Library:
         return Library(path=path, dist=dist, error=str(exc))
 
 
-def native_libraries(facts: Dict[str, Any]) -> List[Tuple[str, Optional[str]]]:
-    out = []
-    for d in facts.get("distributions", []):
-        for rel in d.get("native_libs", []):
-            out.append((os.path.normpath(os.path.join(d["location"], rel)), d.get("name")))
-    return out
+def native_libraries(snap: Snapshot) -> List[Tuple[str, Optional[str]]]:
+    return [(os.path.normpath(os.path.join(d.location, rel)), d.name)
+            for d in snap.distributions for rel in d.native_libs]
 
 
 def collect_snapshot(
@@ -93,27 +161,15 @@ def collect_snapshot(
 ) -> Snapshot:
     """Everything checks need about ``python`` (default: this interpreter) and its host."""
     exe = resolve_python(python)
+    facts = run_collector(exe, verify_hashes, cwd)
+    snap = from_jsonable(Snapshot, _snapshot_data(facts))  # validated by run_collector
     with ThreadPoolExecutor(max_workers=4) as pool:
-        facts_f = pool.submit(run_collector, exe, verify_hashes, cwd)
-        facts = facts_f.result()
-        system = str(facts.get("host", {}).get("os", ""))
-        gpu_f = pool.submit(gpu_mod.collect_gpu, system)
+        gpu_f = pool.submit(gpu_mod.collect_gpu, snap.host.os)
         libs: List[Library] = []
         if with_headers:
-            libs = list(pool.map(lambda pd: _read_header(*pd), native_libraries(facts)))
+            libs = list(pool.map(lambda pd: _read_header(*pd), native_libraries(snap)))
         gpu: Gpu = gpu_f.result()
-    facts["host"] = dict(facts.get("host", {}), gpu=gpu)
-    data = dict(facts)
-    data.pop("collector_version", None)
-    data["schema_version"] = 1
-    data["dldoctor_version"] = __version__
-    data["created"] = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
-    data["host"] = {k: v for k, v in facts["host"].items() if k != "gpu"}
-    try:
-        snap = from_jsonable(Snapshot, data)
-    except ValueError as exc:
-        raise DldoctorError(f"{exe}: collector facts do not fit the snapshot schema: {exc}") from None
-    host = snap.host.__class__(**{**snap.host.__dict__, "gpu": gpu})
+    host = dataclasses.replace(snap.host, gpu=gpu)
     windows = None
     if sys.platform == "win32" and snap.host.os == "windows":  # registry facts exist only there
         from dldoctor.snapshot.windows_host import collect_here
@@ -124,9 +180,7 @@ def collect_snapshot(
         lib_machine = interpreter_machine(snap.host.machine, snap.interpreter.bits)
         lld = tuple(e.path for e in snap.search_path if e.var == "LD_LIBRARY_PATH")
         loader = linux_loader_facts(tuple(libs), lld, lib_machine, snap.interpreter.bits)
-    return snap.__class__(
-        **{**snap.__dict__, "host": host, "libraries": tuple(libs), "windows": windows, "loader": loader}
-    )
+    return dataclasses.replace(snap, host=host, libraries=tuple(libs), windows=windows, loader=loader)
 
 
 def load_snapshot(path: str) -> Snapshot:

@@ -1,15 +1,23 @@
-"""Facts collector: runs INSIDE the target interpreter and prints one JSON document.
+"""Facts collector: runs INSIDE the target interpreter and writes one JSON document.
 
 Why a separate script: dldoctor stands outside the patient (DESIGN §1.2). This file is fed
-to the target interpreter on stdin (``python - CONFIG_JSON``), so it must run on Python 3.8+
-with the standard library alone, must never import torch or any framework (it only *reads*
-their files), and must survive anything it finds: every probe of the disk is wrapped so a
-broken distribution becomes an entry in ``errors``, not a crash.
+to the target interpreter on stdin behind a version guard (``python -c BOOT FACTS_FILE
+CONFIG_JSON``, see ``collect.py``), so it must run on Python 3.8+ with the standard library
+alone, must never import torch or any framework (it only *reads* their files), and must
+survive anything it finds: every probe of the disk is wrapped so a broken distribution
+becomes an entry in ``errors``, not a crash.
+
+The facts go to the file named on the command line, never to stdout: site code (a ``.pth``,
+``sitecustomize``) runs before this script and may print there or leave a daemon holding it.
 
 Stdin execution also gives exactly the ``sys.path`` a user gets from ``python -c`` in the
 working folder (``''`` first), which is what shadowing checks need. That same ``''`` would
 let a ``json.py`` in the working folder hijack this script, so it is removed before any
 import and restored for the analysis.
+
+Secrets: environment values are redacted here, before they leave the target, with the
+pattern table dldoctor passes in the config (``render/secrets.json``, the same table its
+output pass uses), so the two can never disagree.
 """
 
 import sys
@@ -37,29 +45,40 @@ ENV_PREFIXES = (
     "PIP_", "PYTHON", "LD_", "DYLD_", "VIRTUAL_ENV", "HIP", "ROCM", "TRITON", "CC", "CXX",
 )
 ENV_NAMES = ("PATH", "PATHEXT", "HOME", "USERPROFILE", "SYSTEMROOT", "WINDIR", "PROCESSOR_ARCHITECTURE")
-SECRET_NAME = re.compile(r"TOKEN|SECRET|PASSW|PWD|API_?KEY|ACCESS_?KEY|PRIVATE|CREDENTIAL|AUTH|COOKIE|SESSION", re.I)
-SECRET_VALUE = re.compile(
-    r"(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|hf_[A-Za-z0-9]{20,}"
-    r"|AKIA[0-9A-Z]{16}|sk-[A-Za-z0-9_-]{20,}|xox[abpr]-[A-Za-z0-9-]{10,}|glpat-[A-Za-z0-9_-]{20,})"
-)
-URL_PASSWORD = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)(?P<user>[^:/@\s]+):(?P<pw>[^@/\s]+)@", re.I)
 REDACTED = "<redacted>"
 
 
-def redact_value(name, value):
-    """Hide secrets: whole value for secret-looking names, known token shapes, URL passwords."""
-    if SECRET_NAME.search(name) and name.upper() not in ("PWD", "OLDPWD"):
+class Secrets:
+    """The shared pattern table (names whose value is wholly secret; secret shapes in any
+    value). A match's ``secret`` group, when the pattern has one, is what gets replaced."""
+
+    def __init__(self, table):
+        table = table or {}
+        self.names = [re.compile(p) for p in table.get("names", [])]
+        self.not_names = set(table.get("not_names", []))
+        self.values = [re.compile(p) for p in table.get("values", [])]
+
+    def value(self, name, value):
+        if name.upper() not in self.not_names and any(p.search(name) for p in self.names):
+            return REDACTED
+        for pattern in self.values:
+            value = pattern.sub(_hide, value)
+        return value
+
+
+def _hide(m):
+    if "secret" not in m.re.groupindex or m.start("secret") < 0:
         return REDACTED
-    value = SECRET_VALUE.sub(REDACTED, value)
-    return URL_PASSWORD.sub(lambda m: m.group("scheme") + m.group("user") + ":" + REDACTED + "@", value)
+    start, end = m.start("secret") - m.start(), m.end("secret") - m.start()
+    return m.group(0)[:start] + REDACTED + m.group(0)[end:]
 
 
-def environment():
+def environment(secrets):
     out = {}
     for name, value in os.environ.items():
         upper = name.upper()
         if upper in ENV_NAMES or upper.startswith(ENV_PREFIXES):
-            out[name] = redact_value(name, value)
+            out[name] = secrets.value(name, value)
     return out
 
 
@@ -679,7 +698,8 @@ def conda_meta(prefix):
 
 
 def main(argv):
-    config = json.loads(argv[1]) if len(argv) > 1 else {}
+    out_path = argv[1]
+    config = json.loads(argv[2]) if len(argv) > 2 else {}
     errors = []  # type: list
     cwd = os.getcwd()
     dists = distributions(bool(config.get("verify_hashes")), errors)
@@ -688,7 +708,7 @@ def main(argv):
         "collector_version": COLLECTOR_VERSION,
         "host": host(),
         "interpreter": interpreter(cwd),
-        "env": environment(),
+        "env": environment(Secrets(config.get("secrets"))),
         "distributions": dists,
         "frameworks": frameworks(dists, config.get("frameworks", []), errors),
         "shadows": shadows(dists, os.path.normcase(cwd)),
@@ -697,9 +717,8 @@ def main(argv):
         "search_path": search_path_entries(host()["os"], dists),
         "errors": errors,
     }
-    out = json.dumps(facts, sort_keys=True)
-    sys.stdout.write(out)
-    sys.stdout.flush()
+    with open(out_path, "w", encoding="utf-8") as fh:
+        json.dump(facts, fh, sort_keys=True)
     return 0
 
 
