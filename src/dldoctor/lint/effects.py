@@ -101,6 +101,24 @@ def _combine(fn: Callable[[Any, Any], Any], a: Value, b: Value) -> Value:
     return Known(frozenset(out))
 
 
+def _map1(fn: Callable[[Any], Any], value: Value) -> Value:
+    """Apply a one-argument conversion (``int("2")``) to every known value."""
+    if not isinstance(value, Known) or len(value.values) > 64:
+        return Unknown()
+    out = set()
+    for x in value.values:
+        if not _small(x):
+            return Unknown()
+        try:
+            result = fn(x)
+        except Exception:  # noqa: BLE001 - int("x") in the script: unknown, not our error
+            return Unknown()
+        if not _small(result):
+            return Unknown()
+        out.add(result)
+    return Known(frozenset(out))
+
+
 def _loaders(value: Value, depth: int = 0) -> List[Value]:
     """DataLoaders (or instances that may hold one) in a value, one container deep."""
     if isinstance(value, (Loader, Wrapped, Instance)):
@@ -307,7 +325,7 @@ class Effects:
             fn: Dict[str, Callable[[Any], Any]] = {
                 "int": int, "float": float, "round": round, "abs": abs, "bool": bool
             }
-            return _combine(lambda x, _y: fn[name](x), values[0], known(0))
+            return _map1(fn[name], values[0])
         if name in ("min", "max") and len(values) > 1 and all(isinstance(v, Known) for v in values):
             pick = min if name == "min" else max
             out: Value = values[0]
@@ -456,7 +474,7 @@ class Effects:
             default = Unknown(dest) if unknown else known(None)
         kind = args.kwargs.get("type")
         if isinstance(default, Known) and isinstance(kind, Ref) and kind.qualname == "builtins.int":
-            default = _combine(lambda x, _y: int(x) if isinstance(x, str) else x, default, known(0))
+            default = _map1(lambda x: int(x) if isinstance(x, str) else x, default)
         owner.defaults[dest] = default
 
     def config(self, args: Args) -> Value:
