@@ -42,7 +42,7 @@ from dldoctor.lint.values import (
     truth,
 )
 
-MAX_STEPS = 200_000
+MAX_STEPS = 60_000
 MAX_DEPTH = 16
 MAX_UNROLL = 8
 
