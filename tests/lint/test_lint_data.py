@@ -60,3 +60,39 @@ def test_apis_schema_rejects() -> None:
         parse_apis({"schema_version": 1, "spawner": [{"names": ["a"]}]})
     with pytest.raises(DataError):
         parse_apis({"schema_version": 2})
+
+
+def _apis_with(spawner: dict) -> dict:  # type: ignore[type-arg]
+    import copy
+
+    from dldoctor.conditions import load_toml
+    from dldoctor.lint.data import DATA_DIR
+
+    data = copy.deepcopy(load_toml("apis.toml", DATA_DIR))
+    data["spawner"] = [spawner]
+    return data
+
+
+@pytest.mark.parametrize(
+    "spawner",
+    [
+        {"names": ["a.Process"], "lazy": True},  # lazy needs the methods that start it
+        {"names": ["a.Pool"], "lazy": False, "starts_on": ["start"]},  # eager starts on the call
+        {"names": ["a.spawn"], "lazy": False, "count": {"keyword": "n"}},  # incomplete count
+        {"names": ["a.P"], "lazy": True, "starts_on": ["x"], "when": ["backend"]},  # when is a table
+    ],
+)
+def test_spawner_schema_rejects(spawner: dict) -> None:  # type: ignore[type-arg]
+    with pytest.raises(DataError):
+        parse_apis(_apis_with(spawner))
+
+
+def test_apis_carry_the_measured_model() -> None:
+    a = apis()
+    assert a.spawner("concurrent.futures.ProcessPoolExecutor").starts_on == {"submit", "map"}
+    assert a.spawner("multiprocessing.Process").starts_on == {"start"}
+    assert not a.spawner("multiprocessing.Pool").lazy
+    joblib = a.spawner("joblib.Parallel")
+    assert dict(joblib.when) == {"backend": frozenset({"multiprocessing"})}
+    assert a.trainer.hooks("fit") == ("train_dataloader", "val_dataloader")
+    assert a.flow is not None and "builtins.len" in a.flow.inert

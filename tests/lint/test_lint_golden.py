@@ -81,4 +81,4 @@ def test_notebook_cell_that_does_not_parse_is_a_warning_not_a_blind_spot() -> No
 
 def test_script_flag_lints_library_modules_as_scripts() -> None:
     result = lint_paths([str(GOLDEN / "pkg" / "data.py")], force_script=True)
-    assert [(f.line, f.condition.code) for f in result.findings] == [(7, "DLD026")]
+    assert [(f.line, f.condition.code) for f in result.findings] == [(8, "DLD026")]

@@ -22,6 +22,39 @@ class Spawner:
 
     names: FrozenSet[str]
     lazy: bool
+    starts_on: FrozenSet[str] = frozenset()  # lazy: the methods that start them
+    when: Tuple[Tuple[str, FrozenSet[str]], ...] = ()  # keyword -> values that make it start
+    count: Tuple[str, int, int] | None = None  # (keyword, position, default): how many
+
+
+@dataclass(frozen=True)
+class TrainerApi:
+    """Trainers whose methods iterate DataLoaders (given, or from the model's hooks)."""
+
+    names: FrozenSet[str]
+    setup: Tuple[str, ...]
+    methods: Tuple[Tuple[str, Tuple[str, ...]], ...]  # method -> hooks that return loaders
+
+    def hooks(self, method: str) -> Tuple[str, ...] | None:
+        return dict(self.methods).get(method)
+
+
+@dataclass(frozen=True)
+class Flow:
+    """Library calls that iterate, wrap, hand on or ignore the values given to them."""
+
+    consumers: FrozenSet[str]
+    wrappers: FrozenSet[str]
+    inert: FrozenSet[str]
+    inert_methods: FrozenSet[str]
+    passthrough_methods: FrozenSet[str]
+    partial: FrozenSet[str]
+    argparse: FrozenSet[str]
+    configs: FrozenSet[str]
+    cpu_counts: FrozenSet[str]
+    assumed_cpus: int
+    env_reads: FrozenSet[str]
+    exits: FrozenSet[str]
 
 
 @dataclass(frozen=True)
@@ -32,6 +65,8 @@ class Apis:
     dataset_position: int
     queues: FrozenSet[str]
     frameworks: FrozenSet[str]
+    trainer: TrainerApi = TrainerApi(frozenset(), (), ())
+    flow: Flow | None = None
 
     def spawner(self, qualname: str) -> Spawner | None:
         for sp in self.spawners:
@@ -73,7 +108,21 @@ def parse_apis(data: Mapping[str, Any]) -> Apis:
         where = f"apis: spawner[{i}]"
         if not isinstance(raw.get("lazy"), bool):
             raise DataError(f"{where}: needs lazy (bool)")
-        spawners.append(Spawner(frozenset(_strs(raw, "names", where)), raw["lazy"]))
+        starts_on = frozenset(_strs(raw, "starts_on", where)) if "starts_on" in raw else frozenset()
+        if raw["lazy"] != bool(starts_on):
+            raise DataError(f"{where}: lazy spawners need starts_on, eager ones none")
+        when = raw.get("when", {})
+        if not isinstance(when, dict):
+            raise DataError(f"{where}: when must be a table")
+        conds = tuple((k, frozenset(_strs(when, k, where))) for k in sorted(when))
+        count = raw.get("count")
+        if count is not None:
+            ok = isinstance(count, dict) and isinstance(count.get("keyword"), str)
+            if not (ok and all(isinstance(count.get(k), int) for k in ("position", "default"))):
+                raise DataError(f"{where}: count needs keyword, position and default")
+            count = (count["keyword"], count["position"], count["default"])
+        names = frozenset(_strs(raw, "names", where))
+        spawners.append(Spawner(names, raw["lazy"], starts_on, conds, count))
     if not spawners:
         raise DataError("apis: no [[spawner]] tables")
     dl = data.get("dataloader")
@@ -89,6 +138,43 @@ def parse_apis(data: Mapping[str, Any]) -> Apis:
         dataset_position=dl["dataset_position"],
         queues=frozenset(_strs(data.get("queues") or {}, "names", "apis: queues")),
         frameworks=frozenset(_strs(data.get("frameworks") or {}, "names", "apis: frameworks")),
+        trainer=_parse_trainer(data.get("trainer")),
+        flow=_parse_flow(data.get("flow")),
+    )
+
+
+def _parse_trainer(raw: Any) -> TrainerApi:
+    where = "apis: trainer"
+    if not isinstance(raw, dict) or not isinstance(raw.get("methods"), dict):
+        raise DataError(f"{where}: needs names, setup and a methods table")
+    methods = tuple((m, _strs(raw["methods"], m, where)) for m in sorted(raw["methods"]))
+    return TrainerApi(frozenset(_strs(raw, "names", where)), _strs(raw, "setup", where), methods)
+
+
+def _parse_flow(raw: Any) -> Flow:
+    where = "apis: flow"
+    if not isinstance(raw, dict):
+        raise DataError(f"{where}: missing")
+    cpus = raw.get("assumed_cpus")
+    if not isinstance(cpus, int) or isinstance(cpus, bool) or cpus < 1:
+        raise DataError(f"{where}: assumed_cpus must be a positive int")
+
+    def names(key: str) -> FrozenSet[str]:
+        return frozenset(_strs(raw, key, where))
+
+    return Flow(
+        consumers=names("consumers"),
+        wrappers=names("wrappers"),
+        inert=names("inert"),
+        inert_methods=names("inert_methods"),
+        passthrough_methods=names("passthrough_methods"),
+        partial=names("partial"),
+        argparse=names("argparse"),
+        configs=names("configs"),
+        cpu_counts=names("cpu_counts"),
+        assumed_cpus=cpus,
+        env_reads=names("env_reads"),
+        exits=names("exits"),
     )
 
 

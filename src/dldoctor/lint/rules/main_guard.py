@@ -1,135 +1,73 @@
 """multiprocessing-main-guard: worker processes started by code that runs at import time.
 
-With the spawn start method (Windows; macOS since Python 3.8) each child re-imports the main
-script, so a Pool, ``mp.spawn`` or a DataLoader with workers that is reached from module
-level (directly, or through same-module functions it calls) starts children again in every
-child and Python stops with "An attempt has been made to start a new process before the
-current process has finished its bootstrapping phase". Code under ``if __name__ ==
-"__main__":`` and functions called only from there do not run in the children.
+With the spawn start method (Windows; macOS since Python 3.8; Linux when chosen) each child
+re-imports the main script as ``__mp_main__``, so a process start that the script reaches on
+import runs again in every child, and Python stops with "An attempt has been made to start a
+new process before the current process has finished its bootstrapping phase".
 
-Lazy objects (a DataLoader, Process, ProcessPoolExecutor) start workers only when used, so
-one bound to a module-level name is reported only when that name is used by code that runs at
-import time; anything else reached at import time is reported where the reaching call is.
+:mod:`dldoctor.lint.interp` runs the import-time code abstractly and records each start: a
+Pool or ``mp.spawn`` when called, a Process on ``start()``, a ProcessPoolExecutor on
+``submit()``/``map()``, a DataLoader with workers when iterated (not when built), a trainer's
+``fit()`` over such loaders. A finding points at the module-level statement where workers
+start or at the module-level call that leads there, with the call path as evidence; a worker
+count the file does not determine is reported as unresolved, not guessed.
 """
 
 from __future__ import annotations
 
-import ast
-from typing import Dict, Iterator, List, Set
+import re
+from typing import Iterator, Set, Tuple
 
-from dldoctor.lint.analysis import FunctionNode, Reach, display_name, location
+from dldoctor.lint.analysis import location
+from dldoctor.lint.interp import Start, walk_starts
 from dldoctor.lint.model import Context, Hit
-from dldoctor.lint.workers import SpawnSite, spawn_site
+from dldoctor.lint.source import parse_noqa
 from dldoctor.model import Evidence
 
 SLUG = "multiprocessing-main-guard"
+CODE = "DLD026"
 
 
-class _Graph:
-    """Same-module call graph from module level, with the first spawn each function reaches."""
-
-    def __init__(self, ctx: Context) -> None:
-        self.ctx = ctx
-        self._reach: Dict[int, Reach] = {}
-        self._spawn: Dict[int, SpawnSite | None] = {}
-
-    def reach(self, fn: FunctionNode) -> Reach:
-        if id(fn) not in self._reach:
-            self._reach[id(fn)] = self.ctx.info.reach(fn.body)
-        return self._reach[id(fn)]
-
-    def callees(
-        self, calls: List[ast.Call], reach: Reach, fn: FunctionNode | None
-    ) -> List[FunctionNode]:
-        return [t for call in calls for t in self.ctx.info.targets(call, reach, fn)]
-
-    def reachable(self, top: Reach) -> List[FunctionNode]:
-        seen: Set[int] = set()
-        todo = self.callees(top.calls, top, None)
-        out: List[FunctionNode] = []
-        while todo:
-            fn = todo.pop()
-            if id(fn) in seen:
-                continue
-            seen.add(id(fn))
-            out.append(fn)
-            r = self.reach(fn)
-            todo.extend(self.callees(r.calls, r, fn))
-        return out
-
-    def first_spawn(self, fn: FunctionNode, stack: Set[int] | None = None) -> SpawnSite | None:
-        if id(fn) in self._spawn:
-            return self._spawn[id(fn)]
-        stack = set() if stack is None else stack
-        if id(fn) in stack:
-            return None
-        stack.add(id(fn))
-        r = self.reach(fn)
-        found: SpawnSite | None = None
-        for call in r.calls:
-            found = spawn_site(call, self.ctx)
-            if found is None:
-                for target in self.ctx.info.targets(call, r, fn):
-                    found = self.first_spawn(target, stack)
-                    if found is not None:
-                        break
-            if found is not None:
-                break
-        stack.discard(id(fn))
-        self._spawn[id(fn)] = found
-        return found
-
-
-def _bound_names(tree: ast.Module) -> Dict[int, str]:
-    """id(call) -> name, for ``name = Call(...)`` assignments."""
-    out: Dict[int, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
-            if isinstance(target, ast.Name) and isinstance(node.value, ast.Call):
-                out[id(node.value)] = target.id
-    return out
+def _hit(start: Start, ctx: Context) -> Hit:
+    line, col = location(start.trigger)
+    site_line = location(start.site)[0]
+    what = "workers" if start.unresolved.startswith(("num_workers", "**")) else "count"
+    if start.path:
+        callee = start.path[0][0]
+        suffix = f"no guard, {what} unresolved" if start.unresolved else "no __main__ guard"
+        message = f"{callee}() starts workers on import ({ctx.where(site_line)}); {suffix}"
+    else:
+        label = start.label
+        if start.unresolved:  # the full expression is in the evidence
+            label = re.sub(r"\(num_workers=.*\)", "(...)", label)
+        suffix = f"a guard; {what} unresolved" if start.unresolved else "a __main__ guard"
+        message = f"{label} runs on import without {suffix}"
+    evidence = [Evidence("starts workers", f"{ctx.where(site_line)}: {start.label}")]
+    if start.path:
+        chain = " > ".join(f"{name}() {ctx.where(at)}" for name, at in start.path)
+        evidence.append(Evidence("call path", chain))
+    if start.unresolved:
+        evidence.append(
+            Evidence("unresolved", f"{start.unresolved}: not determined by this file, taken as > 0")
+        )
+    return Hit(SLUG, line, col, message, "", tuple(evidence))
 
 
 def check(ctx: Context) -> Iterator[Hit]:
+    """Every module-level statement that starts workers, once, in execution order.
+
+    A start on a line silenced for this rule (``# noqa: DLD026``) is skipped here, so the next
+    one is still reported by ``dldoctor lint`` and flake8 alike.
+    """
     if not ctx.script:
         return
-    fix = ""  # the condition's own fix says it
-    graph = _Graph(ctx)
-    top = ctx.info.reach(ctx.tree.body)
-    loads = set(top.loads)
-    for fn in graph.reachable(top):
-        loads |= graph.reach(fn).loads
-    bound = _bound_names(ctx.tree)
-    for call in top.calls:
-        site = spawn_site(call, ctx)
-        line, col = location(call)
-        if site is not None:
-            name = bound.get(id(call))
-            if site.lazy and name is not None and name not in loads:
-                continue  # bound at module level but only used under the guard
-            yield Hit(
-                SLUG,
-                line,
-                col,
-                f"{site.label} runs on import without a __main__ guard",
-                fix,
-                (Evidence("starts workers", f"line {line}: {site.label}"),),
-            )
+    noqa = parse_noqa(ctx.source.text)
+    seen: Set[Tuple[int, int]] = set()
+    for start in walk_starts(ctx.tree, ctx.source.text):
+        hit = _hit(start, ctx)
+        codes = noqa.get(hit.line, frozenset())
+        if hit.line in noqa and (codes is None or CODE in codes):
             continue
-        for target in ctx.info.targets(call, top, None):
-            site = graph.first_spawn(target)
-            if site is None:
-                continue
-            where = location(site.call)[0]
-            kind = site.label.split("(")[0]
-            yield Hit(
-                SLUG,
-                line,
-                col,
-                f"{display_name(target, ctx.info)}() starts {kind} ({ctx.where(where)}) on import;"
-                " no __main__ guard",
-                fix,
-                (Evidence("starts workers", f"line {where}: {site.label}"),),
-            )
-            break
+        if (hit.line, hit.col) not in seen:
+            seen.add((hit.line, hit.col))
+            yield hit
