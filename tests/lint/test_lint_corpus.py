@@ -20,12 +20,11 @@ from typing import Dict, List, Set, Tuple
 
 import pytest
 
-sys.path[:0] = [str(Path(__file__).parent), str(Path(__file__).parents[1])]
-from spawn_oracle import observe_each, without  # noqa: E402
+from dldoctor.lint import lint_paths
+from dldoctor.lint.corpus import SPLITS, Label, load_labels, score, split_of
 
-from conftest import CACHE, make_venv, venv_python  # noqa: E402  (tests/conftest.py)
-from dldoctor.lint import lint_paths  # noqa: E402
-from dldoctor.lint.corpus import SPLITS, Label, load_labels, score, split_of  # noqa: E402
+from ..conftest import CACHE, make_venv, venv_python
+from .spawn_oracle import observe_each, without
 
 CORPUS = Path(__file__).parents[1] / "data" / "lint" / "corpus"
 CORPUS_REQ = ("torch==2.13.0", "numpy", "lightning==2.6.6", "joblib==1.6.0")
