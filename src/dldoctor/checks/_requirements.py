@@ -105,5 +105,8 @@ def unmet_requirements(snap: Snapshot) -> Iterator[Unmet]:
 
 def import_name(dist: Distribution) -> str:
     """The module ``import`` names for a distribution: its first public top-level name."""
+    own = canonicalize_name(dist.name).replace("-", "_")
+    if own in dist.top_level:
+        return own
     public = [t for t in dist.top_level if t and not t.startswith("_")]
-    return public[0] if public else canonicalize_name(dist.name).replace("-", "_")
+    return public[0] if public else own
