@@ -105,3 +105,13 @@ def test_a_requirement_pip_check_reports_but_no_import_needs_is_a_warning() -> N
     snap = _env(distribution("rich", "13.0", requires=("pygments<3,>=2.13",)), distribution("pygments", "2.10"))
     (f,) = findings(snap, "requirement-conflict")
     assert f.level.name == "WARNING" and f.message.endswith("(pip check reports it; the import may still work)")
+
+
+def test_a_cpu_satellite_on_a_cuda_torch_is_a_warning() -> None:
+    lib = Library(path="/env/torchvision/_C.so", dist="torchvision", info={"needed": ["libc10.so", "libtorch_cpu.so"]})
+    snap = snapshot(_env(distribution("torchvision", "0.20.1+cpu"), distribution("torch", "2.5.1+cu124")),
+                    libraries=(lib,), frameworks=(framework("torch", "2.5.1+cu124", cuda="12.4"),))
+    (f,) = findings(snap, "companion-mismatch")
+    assert f.level.name == "WARNING" and "it is a CPU build, torch 2.5.1+cu124 is built for CUDA 12.4" in f.message
+    assert f.fix == ('python -m pip install "torchvision==0.20.1+cu124" "torch==2.5.1+cu124" '
+                     "--index-url https://download.pytorch.org/whl/cu124")

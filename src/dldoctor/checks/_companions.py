@@ -30,6 +30,7 @@ class Build:
     cuda: bool  # needs torch's CUDA libraries
     cuda_major: Optional[int]  # from the CUDA runtime it needs, if any
     needed: Tuple[str, ...]  # the torch / CUDA names that show it
+    links_torch: bool = False  # needs libc10 / libtorch_cpu (a native satellite)
 
     def describe(self) -> str:
         if not self.cuda:
@@ -73,12 +74,13 @@ def satellite_build(snap: Snapshot, dist: Distribution) -> Optional[Build]:
     cuda_libs = {n.lower() for n in data.cuda_libraries}
     names: List[str] = []
     majors: List[int] = []
-    seen = False
+    seen = links = False
     for lib in snap.libraries:
         if not lib.dist or canonicalize_name(lib.dist) != want or not lib.info:
             continue
         seen = True
         for name in lib.info.get("needed", []) or []:
+            links = links or any(p.match(str(name)) for p in data.torch_libraries)
             major = data.cuda_major(str(name))
             if major is not None:
                 majors.append(major)
@@ -88,7 +90,7 @@ def satellite_build(snap: Snapshot, dist: Distribution) -> Optional[Build]:
     if not seen:
         return None
     needed = tuple(dict.fromkeys(names))
-    return Build(cuda=bool(needed), cuda_major=max(majors) if majors else None, needed=needed)
+    return Build(cuda=bool(needed), cuda_major=max(majors) if majors else None, needed=needed, links_torch=links)
 
 
 def _variant_text(build: Optional[Build], torch_version: str, torch_cuda: Optional[str]) -> Tuple[str, Severity]:
@@ -97,6 +99,9 @@ def _variant_text(build: Optional[Build], torch_version: str, torch_cuda: Option
         return "", Severity.INFO
     if build.cuda and torch_cuda is None:
         return f"it is {build.describe()}, torch {torch_version} is the CPU build", Severity.ERROR
+    if not build.cuda and build.links_torch and torch_cuda:
+        return (f"it is a CPU build, torch {torch_version} is built for CUDA {torch_cuda}: its operators "
+                "fail on CUDA tensors", Severity.WARNING)
     if build.cuda and build.cuda_major and torch_cuda:
         try:
             torch_major = int(torch_cuda.split(".")[0])

@@ -70,6 +70,7 @@ class Variant:
     """How a build variant shows in the libraries a satellite needs (compat.toml [variant])."""
 
     cuda_libraries: Tuple[str, ...]
+    torch_libraries: Tuple[re.Pattern[str], ...]
     cudart: Tuple[re.Pattern[str], ...]
     index: str
     index_source: str
@@ -90,7 +91,8 @@ def variant() -> Variant:
     if not isinstance(row, dict):
         raise DataError("compat.toml: no [variant] table")
     try:
-        return Variant(tuple(row["cuda_libraries"]), tuple(re.compile(p) for p in row["cudart"]),
+        return Variant(tuple(row["cuda_libraries"]), tuple(re.compile(p) for p in row["torch_libraries"]),
+                       tuple(re.compile(p) for p in row["cudart"]),
                        str(row["index"]), str(row["index_source"]))
     except (KeyError, TypeError, re.error) as exc:
         raise DataError(f"compat.toml: [variant]: {exc}") from None

@@ -23,6 +23,7 @@ from packaging.utils import canonicalize_name
 
 from dldoctor._version import __version__
 from dldoctor.conditions.frameworks import framework_table, known_importers
+from dldoctor.conditions.native import native_data
 from dldoctor.errors import DldoctorError
 from dldoctor.interpreter import resolve_python, unsupported, version_guard
 from dldoctor.redact import secret_table
@@ -150,11 +151,11 @@ def _read_header(path: str, dist: Optional[str]) -> Library:
         return Library(path=path, dist=dist, error=str(exc))
 
 
-def _numpy_users(snap: Snapshot) -> Set[str]:
+def _numpy_users(snap: Snapshot) -> Optional[Set[str]]:
     """Distributions whose libraries may use NumPy's C API: those that require numpy (any
-    marker, any extra) and the frameworks; none at all when numpy is not installed."""
+    marker, any extra) and the frameworks; None when numpy is not installed (nothing to judge)."""
     if snap.distribution("numpy") is None:
-        return set()
+        return None
     users = {str(canonicalize_name(d)) for row in framework_table() for d in row["dists"]}
     for d in snap.distributions:
         if any(re.match(r"numpy\b", r.strip(), re.I) for r in d.requires):
@@ -163,7 +164,12 @@ def _numpy_users(snap: Snapshot) -> Set[str]:
 
 
 def _with_numpy_build(lib: Library, users: Set[str]) -> Library:
-    if lib.error or not lib.dist or canonicalize_name(lib.dist) not in users:
+    """Scan every library of a NumPy user, and the extension modules of anything else (a
+    package may use the C API without declaring numpy); libraries are read in bounded chunks."""
+    if lib.error or not lib.dist or canonicalize_name(lib.dist) == "numpy":
+        return lib
+    extension = any(p.search(os.path.basename(lib.path)) for p in native_data().extension)
+    if canonicalize_name(lib.dist) not in users and not extension:
         return lib
     from dldoctor.binary.numpy_abi import numpy_build
 
@@ -194,7 +200,7 @@ def collect_snapshot(
         if with_headers:
             libs = list(pool.map(lambda pd: _read_header(*pd), native_libraries(snap)))
             users = _numpy_users(snap)
-            if users:
+            if users is not None:
                 libs = list(pool.map(lambda lib: _with_numpy_build(lib, users), libs))
         gpu: Gpu = gpu_f.result()
     host = dataclasses.replace(snap.host, gpu=gpu)
