@@ -115,3 +115,17 @@ def test_a_cpu_satellite_on_a_cuda_torch_is_a_warning() -> None:
     assert f.level.name == "WARNING" and "it is a CPU build, torch 2.5.1+cu124 is built for CUDA 12.4" in f.message
     assert f.fix == ('python -m pip install "torchvision==0.20.1+cu124" "torch==2.5.1+cu124" '
                      "--index-url https://download.pytorch.org/whl/cu124")
+
+
+def test_the_cuda_wheels_torch_pins_are_errors_where_their_markers_hold() -> None:
+    torch = distribution("torch", "2.5.1", top_level=("functorch", "torch", "torchgen"), requires=(
+        'nvidia-cudnn-cu12==9.1.0.70; platform_system == "Linux" and platform_machine == "x86_64"',
+        "typing-extensions>=4.8.0"))
+    cudnn, te = distribution("nvidia-cudnn-cu12", "9.5.0.50"), distribution("typing-extensions", "4.12.2")
+    linux = snapshot(_env(torch, cudnn, te),
+                     interpreter__markers={"platform_system": "Linux", "platform_machine": "x86_64"})
+    (f,) = findings(linux, "requirement-conflict")
+    assert f.level.name == "ERROR" and f.message == (
+        "import torch fails: torch 2.5.1 requires nvidia-cudnn-cu12==9.1.0.70, but 9.5.0.50 is installed")
+    windows = snapshot(linux, interpreter__markers={"platform_system": "Windows", "platform_machine": "AMD64"})
+    assert messages(windows, "requirement-conflict") == []

@@ -19,7 +19,7 @@ from dldoctor.report import build_report
 from dldoctor.snapshot.collect import collect_snapshot
 from dldoctor.snapshot.model import Snapshot
 
-from ..conftest import pip_install, venv_python
+from ..conftest import check_json, pip_install, venv_python
 from . import compat_envs
 from .compat_envs import copy_of, run_python
 
@@ -151,6 +151,15 @@ def test_a_cuda_satellite_on_a_cpu_torch(env) -> None:  # type: ignore[no-untype
                          "it is a CUDA 13 build, torch 2.13.0+cpu is the CPU build")
     assert "--index-url https://download.pytorch.org/whl/cpu" in f.fix
     assert mine(snap, "missing-shared-library") == []
+
+
+def test_the_cli_names_the_satellite_first(env) -> None:  # type: ignore[no-untyped-def]
+    """What a user runs: `dldoctor check` (with its import probes) puts the cause first."""
+    venv = env("torch-cuda-vision")
+    report = check_json("--python", str(venv_python(venv)), env={"LD_LIBRARY_PATH": "", "PYTHONPATH": ""})
+    errs = [f for f in report["findings"] if f["severity"] == "error"]  # type: ignore[index,union-attr]
+    assert errs and errs[0]["slug"] == "companion-mismatch"
+    assert not [f for f in errs if f["slug"] == "missing-shared-library"]
 
 
 def test_torch_alone_is_quiet(torch_venv: Path) -> None:
