@@ -17,7 +17,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
-from dldoctor.checks._requirements import Unmet, unmet_requirements
+from dldoctor.checks._requirements import Unmet, parse, unmet_requirements
 from dldoctor.conditions.compat import release_for, satellites, variant
 from dldoctor.model import Severity
 from dldoctor.snapshot.model import Distribution, Snapshot
@@ -127,7 +127,7 @@ def problems(snap: Snapshot) -> Iterator[Problem]:
         pinned = unmet.get(key)
         published = release_for(key, dist.version)
         table_torch = published.get(canonicalize_name(row["framework"])) if published else None
-        pins = any(Requirement(r).name.lower() == row["framework"] for r in _parsable(dist.requires))
+        pins = any(r is not None and canonicalize_name(r.name) == row["framework"] for r in map(parse, dist.requires))
         by_table = (not pins and table_torch is not None
                     and public_version(table_torch) != public_version(framework.version))
         stale = pinned is not None or by_table
@@ -138,15 +138,6 @@ def problems(snap: Snapshot) -> Iterator[Problem]:
             continue
         yield Problem(dist, framework, pinned.requirement if pinned else None, table_torch, build, text,
                       Severity.ERROR if stale else severity, by_table)
-
-
-def _parsable(requires: Tuple[str, ...]) -> Iterator[str]:
-    for r in requires:
-        try:
-            Requirement(r)
-        except Exception:
-            continue
-        yield r
 
 
 def explained_dists(snap: Snapshot) -> Tuple[str, ...]:

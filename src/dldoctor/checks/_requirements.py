@@ -120,7 +120,7 @@ def _unmet(snap: Snapshot) -> Iterator[Unmet]:
             try:
                 if req.marker is not None and not req.marker.evaluate(env):
                     continue
-            except (UndefinedEnvironmentName, ValueError):
+            except (UndefinedEnvironmentName, ValueError, TypeError, AttributeError):  # a malformed snapshot
                 continue
             have = installed.get(canonicalize_name(req.name))
             if have is None or not fits(have.version, req):
