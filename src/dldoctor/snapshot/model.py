@@ -121,7 +121,9 @@ class Distribution:
     ``native_libs`` the RECORD entries that are native libraries or extension modules
     (``.so[.N]``, ``.dll``, ``.pyd``, ``.dylib``), relative to ``location`` with RECORD's
     forward slashes; ``kind`` is ``dist-info`` or ``egg-info``; ``problem`` says why its
-    metadata could not be read ("" when it could).
+    metadata could not be read ("" when it could); ``matching_files`` (only when one
+    name is installed more than once) how many of its first RECORD files are on disk with
+    their recorded hash: the copy whose files are really there.
     """
 
     name: str
@@ -138,6 +140,7 @@ class Distribution:
     native_libs: Tuple[str, ...] = ()
     framework_imports: Tuple[FrameworkImport, ...] = ()
     problem: str = ""
+    matching_files: Optional[int] = None  # only for duplicates: its RECORD files on disk with their hash
 
 
 @dataclasses.dataclass(frozen=True)
@@ -184,6 +187,21 @@ class SearchPathEntry:
     env_root: Optional[str] = None  # the Python environment the folder lies in, if any
     same_names: Tuple[str, ...] = ()  # native library names it shares with this environment
     libraries: int = 0
+
+
+@dataclasses.dataclass(frozen=True)
+class PythonPathEntry:
+    """One folder of PYTHONPATH (``index`` in the variable): it goes before site-packages on
+    sys.path, so what it holds wins. ``env_root``: the Python environment it lies in;
+    ``abi_tags``: interpreter tags of the compiled modules in it (``cpython-39``, ``cp39``);
+    ``checkout``: a source-checkout marker (setup.py, pyproject.toml, .git) in it or its parent."""
+
+    path: str
+    index: int = 0
+    exists: bool = False
+    env_root: Optional[str] = None
+    abi_tags: Tuple[str, ...] = ()
+    checkout: str = ""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -291,6 +309,8 @@ class Snapshot:
     path_tools: Dict[str, PathTool] = dataclasses.field(default_factory=dict)
     conda_packages: Tuple[str, ...] = ()
     search_path: Tuple[SearchPathEntry, ...] = ()
+    python_path: Tuple[PythonPathEntry, ...] = ()
+    leftovers: Tuple[str, ...] = ()  # ``~name`` folders of interrupted pip runs, in site folders
     libraries: Tuple[Library, ...] = ()
     loader: Optional[LoaderFacts] = None  # Linux only; None in older or non-Linux snapshots
     errors: Tuple[str, ...] = ()
