@@ -129,3 +129,20 @@ def test_the_cuda_wheels_torch_pins_are_errors_where_their_markers_hold() -> Non
         "import torch fails: torch 2.5.1 requires nvidia-cudnn-cu12==9.1.0.70, but 9.5.0.50 is installed")
     windows = snapshot(linux, interpreter__markers={"platform_system": "Windows", "platform_machine": "AMD64"})
     assert messages(windows, "requirement-conflict") == []
+
+
+def test_a_satellite_without_its_framework_is_a_missing_requirement() -> None:
+    snap = _env(distribution("torchvision", "0.20.0", requires=("torch==2.5.0",)))
+    assert messages(snap, "companion-mismatch") == []
+    assert messages(snap, "requirement-conflict") == [
+        "import torchvision fails: torchvision 0.20.0 requires torch==2.5.0, but it is not installed"]
+
+
+def test_windows_dll_names_show_the_variant() -> None:
+    lib = Library(path="C:/env/torchvision/_C.pyd", dist="torchvision",
+                  info={"needed": ["C10.dll", "torch_cpu.dll", "C10_CUDA.dll", "cudart64_12.dll"]})
+    snap = snapshot(_env(distribution("torchvision", "0.20.1"), distribution("torch", "2.5.1+cpu")),
+                    host__os="windows", libraries=(lib,), frameworks=(framework("torch", "2.5.1+cpu"),))
+    assert messages(snap, "companion-mismatch") == [
+        "import torchvision fails: torchvision 0.20.1 does not fit torch 2.5.1+cpu: it is a CUDA 12 build, "
+        "torch 2.5.1+cpu is the CPU build"]

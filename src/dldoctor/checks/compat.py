@@ -30,8 +30,9 @@ def _major(version: str) -> Optional[int]:
 
 
 def _is_companion(u: Unmet) -> bool:
+    """A satellite's pin on an installed framework (a missing framework is a plain requirement)."""
     row = satellites().get(canonicalize_name(u.dist.name))
-    return row is not None and canonicalize_name(row["framework"]) == u.name
+    return row is not None and canonicalize_name(row["framework"]) == u.name and u.installed is not None
 
 
 def _is_numpy_abi(u: Unmet) -> bool:

@@ -91,8 +91,8 @@ def variant() -> Variant:
     if not isinstance(row, dict):
         raise DataError("compat.toml: no [variant] table")
     try:
-        return Variant(tuple(row["cuda_libraries"]), tuple(re.compile(p) for p in row["torch_libraries"]),
-                       tuple(re.compile(p) for p in row["cudart"]),
+        return Variant(tuple(row["cuda_libraries"]), tuple(re.compile(p, re.I) for p in row["torch_libraries"]),
+                       tuple(re.compile(p, re.I) for p in row["cudart"]),
                        str(row["index"]), str(row["index_source"]))
     except (KeyError, TypeError, re.error) as exc:
         raise DataError(f"compat.toml: [variant]: {exc}") from None
