@@ -99,6 +99,16 @@ def variant() -> Variant:
 
 
 @lru_cache(maxsize=1)
+def numpy_scan_names() -> Tuple[re.Pattern[str], ...]:
+    """Names of libraries, beside extension modules, that may hold NumPy's import_array()."""
+    row = _raw().get("numpy_abi", {})
+    try:
+        return tuple(re.compile(p, re.I) for p in row.get("also_scan", []))
+    except (TypeError, re.error) as exc:
+        raise DataError(f"compat.toml: [numpy_abi]: {exc}") from None
+
+
+@lru_cache(maxsize=1)
 def numpy2_releases() -> Dict[str, Tuple[str, str]]:
     """Canonical dist name -> (first release built against NumPy 2, source)."""
     out: Dict[str, Tuple[str, str]] = {}
