@@ -146,3 +146,12 @@ def test_windows_dll_names_show_the_variant() -> None:
     assert messages(snap, "companion-mismatch") == [
         "import torchvision fails: torchvision 0.20.1 does not fit torch 2.5.1+cpu: it is a CUDA 12 build, "
         "torch 2.5.1+cpu is the CPU build"]
+
+
+def test_a_binding_library_built_for_numpy1_breaks_numpy_use_not_the_import() -> None:
+    lib = Library(path="/env/torch/lib/libtorch_python.so", dist="torch", numpy_build="1")
+    snap = snapshot(_env(distribution("torch", "2.2.2"), distribution("numpy", "2.1.0")), libraries=(lib,))
+    (f,) = findings(snap, "numpy-abi-mismatch")
+    assert f.message == ("torch's NumPy functions fail: torch 2.2.2 was built for NumPy 1.x (needs numpy<2), "
+                         "but numpy 2.1.0 is installed")
+    assert f.fix.startswith('python -m pip install "torch>=2.3.0"')

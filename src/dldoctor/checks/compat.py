@@ -18,6 +18,7 @@ from dldoctor.checks import check, finding
 from dldoctor.checks._companions import fitting, index_for, problems, public_version
 from dldoctor.checks._requirements import Unmet, import_name, unmet_requirements
 from dldoctor.conditions.compat import critical_for, numpy2_releases, satellites
+from dldoctor.conditions.native import native_data
 from dldoctor.model import Finding, Severity
 from dldoctor.snapshot.model import Distribution, Snapshot
 
@@ -167,9 +168,14 @@ def numpy_abi_mismatch(snap: Snapshot) -> Iterator[Finding]:
         known = numpy2_releases().get(key)
         if known:
             evidence.append(("first NumPy 2 build", f"{dist.name} {known[0]} ({known[1]})"))
+        # An extension module fails at import; a binding library (libtorch_python.so) only
+        # when NumPy is used through it (torch warns at import, torch.from_numpy fails).
+        extension = not files or any(p.search(f.replace("\\", "/").rsplit("/", 1)[-1])
+                                     for f in files for p in native_data().extension)
+        what = f"import {import_name(dist)} fails" if extension else f"{dist.name}'s NumPy functions fail"
         yield finding(
             "numpy-abi-mismatch",
-            f"import {import_name(dist)} fails: {dist.name} {dist.version} was built for NumPy 1.x "
+            f"{what}: {dist.name} {dist.version} was built for NumPy 1.x "
             f"(needs numpy<2), but numpy {numpy.version} is installed",
             evidence,
             fix=_numpy_fix(dist),
