@@ -155,3 +155,14 @@ def test_a_binding_library_built_for_numpy1_breaks_numpy_use_not_the_import() ->
     assert f.message == ("torch's NumPy functions fail: torch 2.2.2 was built for NumPy 1.x (needs numpy<2), "
                          "but numpy 2.1.0 is installed")
     assert f.fix.startswith('python -m pip install "torch>=2.3.0"')
+
+
+def test_a_requirement_a_shadowed_copy_would_meet_is_left_to_the_layer_that_shadows_it() -> None:
+    user = "/home/u/.local/lib/python3.11/site-packages"
+    snap = snapshot(_env(distribution("torch", "2.6.0", requires=("typing-extensions>=4.10.0",)),
+                         distribution("typing_extensions", "4.5.0", location=user),
+                         distribution("typing_extensions", "4.12.2", location="/usr/lib/python3.11/site-packages")),
+                    interpreter__user_site=user)
+    assert messages(snap, "requirement-conflict") == []
+    alone = snapshot(snap, distributions=snap.distributions[:2])  # no copy that fits: it is the cause
+    assert len(messages(alone, "requirement-conflict")) == 1

@@ -16,7 +16,8 @@ from packaging.version import InvalidVersion, Version
 
 from dldoctor.checks import check, finding
 from dldoctor.checks._companions import fitting, index_for, problems, public_version
-from dldoctor.checks._requirements import Unmet, import_name, unmet_requirements
+from dldoctor.checks._layers import delegated
+from dldoctor.checks._requirements import Unmet, fits, import_name, unmet_requirements
 from dldoctor.conditions.compat import critical_for, numpy2_releases, satellites
 from dldoctor.conditions.native import native_data
 from dldoctor.model import Finding, Severity
@@ -45,6 +46,15 @@ def _is_numpy_abi(u: Unmet) -> bool:
     return major is not None and major >= 2 and not u.requirement.specifier.contains(f"{major}.0.0", prereleases=True)
 
 
+def _shadowed(snap: Snapshot, u: Unmet) -> bool:
+    """The copy imported comes from PYTHONPATH or the user site while a copy the environment
+    holds would fit: pythonpath-pollution / user-site-shadowing name that cause and its fix."""
+    if u.installed is None or not delegated(snap, u.installed.location):
+        return False
+    return any(canonicalize_name(d.name) == u.name and d is not u.installed and fits(d.version, u.requirement)
+               for d in snap.distributions)
+
+
 def _installed(u: Unmet) -> str:
     return f"{u.installed.name} {u.installed.version}" if u.installed else "not installed"
 
@@ -55,7 +65,7 @@ def requirement_conflict(snap: Snapshot) -> Iterator[Finding]:
     one finding per required distribution, with every package that requires it."""
     groups: Dict[str, List[Unmet]] = {}
     for u in unmet_requirements(snap):
-        if not (_is_companion(u) or _is_numpy_abi(u)):
+        if not (_is_companion(u) or _is_numpy_abi(u) or _shadowed(snap, u)):
             groups.setdefault(u.name, []).append(u)
     for unmet in groups.values():
         rows = [(u, critical_for(u.requirement.name, u.dist.name)) for u in unmet]
