@@ -4,6 +4,7 @@ the right places, with the next free code; and the suite refuses what a newcomer
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from dldoctor import conditions
 from dldoctor.checks import registry
 from dldoctor.conditions import DataError, load_toml, parse_conditions
 from dldoctor.dev import scaffold
@@ -96,3 +98,11 @@ def test_every_check_has_a_test_that_names_it() -> None:
     texts = [p.read_text(encoding="utf-8") for p in (ROOT / "tests" / "checks").glob("*.py")]
     untested = [slug for slug in registry() if not any(f'"{slug}"' in t for t in texts)]
     assert untested == [], f"checks without a test in tests/checks/: {untested}"
+
+
+def test_the_contributing_example_is_no_condition_yet() -> None:
+    """CONTRIBUTING.md walks a newcomer through adding an example slug; once that slug is real,
+    its first command fails ("exists already"): pick another example then."""
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    slugs = set(re.findall(r"new-condition ([a-z0-9-]+)", text))
+    assert slugs and not [s for s in slugs if conditions.exists(s)], slugs
