@@ -144,6 +144,23 @@ def test_same_soname_same_content_is_no_conflict(
     assert findings(snapshot_of(venv, monkeypatch), "dll-version-conflict") == []
 
 
+def test_same_named_extension_modules_in_two_packages_are_no_conflict(
+        venv_factory: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """matplotlib/_qhull and scipy/spatial/_qhull: Python imports each by its path, and the real
+    loader keeps both (each answers with its own code), so nothing is judged a conflict."""
+    venv = venv_factory()
+    for dist, ident in (("pkga", 1), ("pkgb", 22)):
+        mod = gcc_shared(tmp_path / f"build-{dist}" / f"_same{EXT}", f"int which(void) {{ return {ident}; }}\n")
+        install_wheels(venv, build_wheel(tmp_path, dist, {f"{dist}/_same{EXT}": mod}))
+    site = site_packages(venv)
+    code = ("import ctypes,sys; a=ctypes.CDLL(sys.argv[1]); b=ctypes.CDLL(sys.argv[2]); "
+            "print(a.which(), b.which())")
+    a, b = site / "pkga" / f"_same{EXT}", site / "pkgb" / f"_same{EXT}"
+    out = subprocess.run([str(venv_python(venv)), "-c", code, str(a), str(b)], capture_output=True, text=True)
+    assert out.stdout.split() == ["1", "22"]
+    assert findings(snapshot_of(venv, monkeypatch), "dll-version-conflict") == []
+
+
 # --- duplicate-openmp -----------------------------------------------------------------
 
 
