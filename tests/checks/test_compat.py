@@ -3,7 +3,7 @@ environments (built from registry wheels) are in tests/checks/test_compat_envs.p
 
 from __future__ import annotations
 
-from dldoctor.snapshot.model import Library
+from dldoctor.snapshot.model import VIRTUAL_INSTALLER, Library
 
 from ..builders import distribution, findings, framework, messages, snapshot
 
@@ -29,6 +29,17 @@ def test_requirement_conflict_is_quiet_when_healthy() -> None:
                                                                  "pywin32; sys_platform == 'win32'")),
                 distribution("tokenizers", "0.13.3"))
     assert messages(snap, "requirement-conflict") == []
+
+
+def test_a_wheel_set_is_a_plan_that_pip_completes_but_its_own_versions_must_fit() -> None:
+    """`dldoctor wheels` judges a planned install: a requirement the set leaves out is fetched
+    by pip from the index (no finding); one the set holds at an excluded version conflicts."""
+    onnx = distribution("onnxruntime", "1.20.0", requires=("flatbuffers", "protobuf"), installer=VIRTUAL_INSTALLER)
+    assert messages(_env(onnx), "requirement-conflict") == []
+    old = distribution("protobuf", "3.20.3", installer=VIRTUAL_INSTALLER)
+    plan = _env(distribution("onnx", "1.17.0", requires=("protobuf>=3.20.2,<4",), installer=VIRTUAL_INSTALLER),
+                distribution("tensorboard", "2.21.0", requires=("protobuf>=5",), installer=VIRTUAL_INSTALLER), old)
+    assert [m for m in messages(plan, "requirement-conflict") if "tensorboard" in m]
 
 
 def test_requirement_markers_are_judged_for_the_target_interpreter() -> None:

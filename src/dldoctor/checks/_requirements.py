@@ -18,7 +18,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
-from dldoctor.snapshot.model import Distribution, Snapshot
+from dldoctor.snapshot.model import VIRTUAL_INSTALLER, Distribution, Snapshot
 
 _SYS_PLATFORM = {"windows": "win32", "linux": "linux", "macos": "darwin"}
 _SYSTEM = {"windows": "Windows", "linux": "Linux", "macos": "Darwin"}
@@ -123,6 +123,8 @@ def _unmet(snap: Snapshot) -> Iterator[Unmet]:
             except (UndefinedEnvironmentName, ValueError, TypeError, AttributeError):  # a malformed snapshot
                 continue
             have = installed.get(canonicalize_name(req.name))
+            if have is None and dist.installer == VIRTUAL_INSTALLER:
+                continue  # a wheel set is a plan: pip fetches what it leaves out; only versions in it can conflict
             if have is None or not fits(have.version, req):
                 yield Unmet(dist, req, have)
 
