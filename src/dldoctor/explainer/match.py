@@ -167,10 +167,42 @@ def find_hits(text: str, sigs: SignatureSet) -> Dict[str, List[Hit]]:
     return {sid: hits for sid, hits in found.items() if not any(u in found for u in by_id[sid].unless)}
 
 
+#: below this best confidence no signature fits well, and the error's shape (a failed
+#: import, a DLL or .so load) adds its generic causes (``[[fallback]]`` in signatures.toml)
+FALLBACK_BELOW = 0.3
+
+
 def match_text(text: str, sigs: SignatureSet) -> Tuple[Candidate, ...]:
     """Rank the causes the text points at. Weights of different signatures that point at
     one cause combine as a noisy-or (independent clues), so two clues beat one."""
-    hits = find_hits(text, sigs)
+    cands = _combine(text, sigs, find_hits(text, sigs), release=True)
+    if sigs.fallbacks and (not cands or cands[0].confidence < FALLBACK_BELOW):
+        shape = SignatureSet(sigs.fallbacks, ())
+        generic = _combine(text, shape, find_hits(text, shape), release=False)
+        if generic:
+            return _merge(cands, generic)
+    return cands
+
+
+def _merge(first: Tuple[Candidate, ...], second: Tuple[Candidate, ...]) -> Tuple[Candidate, ...]:
+    """Two candidate lists as one: the confidences of one slug combine as a noisy-or."""
+    by_slug = {c.slug: c for c in first}
+    for c in second:
+        old = by_slug.get(c.slug)
+        if old is None:
+            by_slug[c.slug] = c
+        else:
+            conf = round(1.0 - (1.0 - old.confidence) * (1.0 - c.confidence), 4)
+            by_slug[c.slug] = Candidate(c.slug, conf, old.hits + c.hits, old.evidence)
+    return rank(list(by_slug.values()))
+
+
+def is_fallback(cand: Candidate) -> bool:
+    """True when only the error's shape, no signature, points at this candidate."""
+    return all(h.signature.startswith("shape-") for h in cand.hits)
+
+
+def _combine(text: str, sigs: SignatureSet, hits: Dict[str, List[Hit]], release: bool) -> Tuple[Candidate, ...]:
     by_id = {s.id: s for s in sigs.signatures}
     miss: Dict[str, float] = {}
     slug_hits: Dict[str, List[Hit]] = {}
@@ -178,6 +210,14 @@ def match_text(text: str, sigs: SignatureSet) -> Tuple[Candidate, ...]:
         for slug, weight in by_id[sid].causes:
             miss[slug] = miss.get(slug, 1.0) * (1.0 - weight)
             slug_hits.setdefault(slug, []).extend(sig_hits)
+    # release regressions: a table, not signatures (check reads it too); imported here
+    # because that module builds on this one
+    from dldoctor.explainer.platform import text_platform
+    from dldoctor.explainer.releases import SLUG, release_hits
+
+    for hit, weight in release_hits(text, text_platform(text)) if release else ():
+        miss[SLUG] = miss.get(SLUG, 1.0) * (1.0 - weight)
+        slug_hits.setdefault(SLUG, []).append(hit)
     cands = [
         Candidate(slug, round(1.0 - m, 4), tuple(sorted(slug_hits[slug], key=lambda h: h.line)))
         for slug, m in miss.items()

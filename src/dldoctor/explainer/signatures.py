@@ -111,6 +111,9 @@ class SignatureSet:
 
     signatures: Tuple[Signature, ...]
     evidence: Tuple[EvidenceRule, ...]
+    #: error shapes (a failed import, a DLL / .so load) and their generic causes, used only
+    #: when no signature fits well: explain is never silent on an import failure
+    fallbacks: Tuple[Signature, ...] = ()
 
 
 def _fail(where: str, msg: str) -> DataError:
@@ -191,7 +194,7 @@ def parse_signatures(data: Mapping[str, Any], slugs: Sequence[str]) -> Signature
     """Validate a whole signatures document against the known condition slugs."""
     if data.get("schema_version") != 1:
         raise _fail("file", "schema_version must be 1")
-    unknown = set(data) - {"schema_version", "signature", "evidence"}
+    unknown = set(data) - {"schema_version", "signature", "evidence", "fallback"}
     if unknown:
         raise _fail("file", f"unknown top-level keys {sorted(unknown)}")
     raw_sigs = data.get("signature")
@@ -207,7 +210,15 @@ def parse_signatures(data: Mapping[str, Any], slugs: Sequence[str]) -> Signature
         if missing:
             raise _fail(sig.id, f"unless names unknown signatures {sorted(missing)}")
     rules = tuple(_parse_evidence(r, slugs) for r in data.get("evidence", []))
-    return SignatureSet(sigs, rules)
+    fallbacks = tuple(_parse_signature(r, slugs) for r in data.get("fallback", []))
+    clash = {f.id for f in fallbacks} & set(ids)
+    if clash or len({f.id for f in fallbacks}) != len(fallbacks):
+        raise _fail("file", f"fallback ids must be unique and differ from signature ids {sorted(clash)}")
+    if not all(f.id.startswith("shape-") for f in fallbacks):
+        raise _fail("file", "fallback ids start with shape- (an error shape, not a cause)")
+    if any(f.unless for f in fallbacks):
+        raise _fail("file", "a fallback has no unless: it applies only when no signature fits")
+    return SignatureSet(sigs, rules, fallbacks)
 
 
 @lru_cache(maxsize=1)
