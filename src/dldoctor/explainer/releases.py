@@ -25,7 +25,7 @@ from dldoctor.explainer.match import CHUNK, Hit, anchor_windows, fold
 
 SLUG = "known-bad-release"
 BOTH = 0.85  # the text names the release and its mark
-RELEASE = 0.5  # the release, in a text that shows a failure
+RELEASE = 0.6  # the release, in a text that shows a failure
 MARK = 0.3  # the mark only (the text does not say which release), unless the entry says
 NAME_REACH = 120  # the longest "torch version: 2.3.0" / "upgrading torch from 2.2 to 2.3.0"
 #: names a text uses for a distribution -> the distribution
