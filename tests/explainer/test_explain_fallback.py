@@ -65,3 +65,24 @@ def test_fallbacks_must_be_shapes_without_unless() -> None:
     with pytest.raises(DataError, match="unless"):
         parse_signatures(bad, slugs)
     assert load_signatures().fallbacks
+
+
+def test_two_interpreters_count_only_when_their_versions_differ() -> None:
+    """`distinct`: the site-packages of two different Pythons in one report point at an
+    interpreter mismatch; the same Python named twice does not."""
+    two = ("Requirement already satisfied: numpy in c:\\users\\u\\appdata\\local\\programs\\python\\python39\\lib\\"
+           "site-packages (1.21.4)\n>>> print(sys.executable)\nc:\\users\\u\\appdata\\local\\programs\\python\\"
+           "python35-32\\pythonw.exe\nModuleNotFoundError: No module named 'numpy'")
+    one = two.replace("python35-32", "python39")
+    hits = {c.slug: c for c in diagnose_text(two).shown}
+    assert any(h.signature == "two-interpreters" for h in hits["interpreter-mismatch"].hits)
+    assert not any(h.signature == "two-interpreters" for c in diagnose_text(one).shown for h in c.hits)
+
+
+def test_distinct_must_name_a_group() -> None:
+    slugs = [c.slug for c in all_conditions()]
+    data = dict(load_toml("signatures.toml"))
+    bad = dict(data, signature=[{"id": "x", "anchor": "py", "pattern": "py(?P<v>\\d)", "distinct": "w",
+                                 "causes": {"import-failed": 0.1}}])
+    with pytest.raises(DataError, match="distinct"):
+        parse_signatures(bad, slugs)

@@ -116,6 +116,8 @@ def _spans(windows: Iterable[array[int]]) -> Iterator[Tuple[int, int]]:
 
 
 def _matches(sig: Signature, text: str, windows: Dict[str, array[int]]) -> List[re.Match[str]]:
+    if sig.distinct:
+        return _distinct_matches(sig, text, windows)
     found: List[re.Match[str]] = []
     last_end = -1
     # (the loader gives every signature an anchor; one without would scan the whole text)
@@ -127,6 +129,22 @@ def _matches(sig: Signature, text: str, windows: Dict[str, array[int]]) -> List[
             if len(found) >= MAX_HITS_PER_SIGNATURE:
                 return found
     return found
+
+
+def _distinct_matches(sig: Signature, text: str, windows: Dict[str, array[int]]) -> List[re.Match[str]]:
+    """The first match of each of two different values of ``sig.distinct`` (dots ignored:
+    "3.9" is "39"); none unless there are two. Still one pass over the anchor windows."""
+    seen: Dict[str, re.Match[str]] = {}
+    last_end = -1
+    for lo, hi in _spans(windows[a] for a in sig.anchors):
+        for m in sig.pattern.finditer(text, max(lo, last_end), hi):
+            last_end = m.end()
+            value = (m.group(sig.distinct) or "").replace(".", "").lower()
+            if value and value not in seen:
+                seen[value] = m
+                if len(seen) == 2:
+                    return list(seen.values())
+    return []
 
 
 def _lines_of(text: str, start: int, end: int) -> str:

@@ -27,7 +27,7 @@ from dldoctor.conditions import DataError
 
 FACTS = ("os", "torch_version", "torch_cuda", "gpu_driver", "python_bits")
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_SIG_KEYS = {"id", "anchor", "pattern", "causes", "unless"}
+_SIG_KEYS = {"id", "anchor", "pattern", "causes", "unless", "distinct"}
 _EVIDENCE_KEYS = {"slug", "fact", "is", "is_not", "factor", "reason"}
 FLAGS = re.IGNORECASE | re.MULTILINE
 #: Longest repeat a pattern may hold ({0,2000}): a path, a symbol, a version list.
@@ -49,6 +49,9 @@ class Signature:
     causes: Tuple[Tuple[str, float], ...]
     unless: Tuple[str, ...] = ()
     reach: int = MAX_REACH  # the longest text the pattern can match
+    #: a named group: the signature counts only when two of its matches name different
+    #: values of it (two interpreters' site-packages in one report), compared without dots
+    distinct: str = ""
 
 
 def _repeat_bounds(parsed: Any) -> Iterator[int]:
@@ -162,7 +165,10 @@ def _parse_signature(raw: Any, slugs: Sequence[str]) -> Signature:
     unless = raw.get("unless", [])
     if not isinstance(unless, list) or not all(isinstance(u, str) for u in unless):
         raise _fail(sid, "unless must be a list of signature ids")
-    return Signature(sid, tuple(anchors), compiled, tuple(pairs), tuple(unless), reach)
+    distinct = raw.get("distinct", "")
+    if not isinstance(distinct, str) or (distinct and distinct not in compiled.groupindex):
+        raise _fail(sid, "distinct must name a group of the pattern")
+    return Signature(sid, tuple(anchors), compiled, tuple(pairs), tuple(unless), reach, distinct)
 
 
 def _parse_evidence(raw: Any, slugs: Sequence[str]) -> EvidenceRule:
