@@ -20,6 +20,9 @@ from dldoctor.explainer.corpus import SPLITS, Case, Outcome, accuracy, by_family
 from dldoctor.explainer.signatures import load_signatures
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "explain"
+#: the fallback shapes of a failed import or library load (issue 14: "unanswered import failures")
+IMPORT_SHAPES = ("shape-windows-dll-load", "shape-elf-load", "shape-dylib-load", "shape-import-failed",
+                 "shape-crash-on-import")
 BANDS = ((0.0, 0.3), (0.3, 0.5), (0.5, 0.7), (0.7, 0.9), (0.9, 1.01))
 
 
@@ -33,8 +36,8 @@ def _import_failure(case: Case) -> bool:
     from dldoctor.explainer.match import find_hits
     from dldoctor.explainer.signatures import SignatureSet
 
-    sigs = load_signatures()
-    return bool(find_hits(case.text, SignatureSet(sigs.fallbacks, ())))
+    shapes = tuple(f for f in load_signatures().fallbacks if f.id in IMPORT_SHAPES)
+    return bool(find_hits(case.text, SignatureSet(shapes, ())))
 
 
 def _calibration(cases: Sequence[Case]) -> List[Tuple[str, int, float]]:
@@ -70,7 +73,8 @@ def main() -> int:
     for split in splits:
         failures = [o for o in with_facts if o.case.split == split and _import_failure(o.case)]
         silent = sum(1 for o in failures if not o.ranked)
-        print(f"{split}: import failures {len(failures)}, unanswered {silent}")
+        unanswered = sum(1 for o in with_facts if o.case.split == split and not o.ranked)
+        print(f"{split}: import failures {len(failures)}, unanswered {silent}; no answer at all: {unanswered}")
         print(f"{split}: calibration (machine facts): band, cases, top-1 right")
         for band, n, right in _calibration([c for c in cases if c.split == split]):
             print(f"    {band:>9} {n:>5} {right:>7.1%}")

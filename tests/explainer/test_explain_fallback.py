@@ -18,12 +18,16 @@ UNRECOGNISED_FAILURES = [
     "OSError: [WinError 87] The parameter is incorrect. Error loading \"C:\\app\\x\\vendor.dll\"",
     "ImportError: /opt/app/lib/libvendor.so: ELF section name out of range",
     ">>> import torch\nSegmentation fault (core dumped)",
+    ">>> torch.cuda.is_available()\nFalse",
+    "ERROR: Could not find a version that satisfies the requirement fancylib==9.9",
 ]
 NOT_ERRORS = [
     "How do I freeze the first layers of a ResNet when fine-tuning?",
     "Epoch 3/10 loss=0.231 acc=0.912\nEpoch 4/10 loss=0.201 acc=0.925",
     "import torch\nx = torch.ones(3)\nprint(x.sum())\ntensor(3.)",
     "Successfully installed torch-2.3.1 torchvision-0.18.1",
+    "How many num_workers should a DataLoader use with 8 cores?",
+    "torchrun --nproc_per_node=8 train.py  # launches 8 processes with NCCL",
     "",
 ]
 
