@@ -132,14 +132,16 @@ def _matches(sig: Signature, text: str, windows: Dict[str, array[int]]) -> List[
 
 
 def _distinct_matches(sig: Signature, text: str, windows: Dict[str, array[int]]) -> List[re.Match[str]]:
-    """The first match of each of two different values of ``sig.distinct`` (dots ignored:
-    "3.9" is "39"); none unless there are two. Still one pass over the anchor windows."""
+    """The first match of each of two different values of ``sig.distinct`` (or of a group
+    whose name starts with it, for alternatives; dots ignored: "3.9" is "39"); none unless
+    there are two. Still one pass over the anchor windows."""
     seen: Dict[str, re.Match[str]] = {}
     last_end = -1
     for lo, hi in _spans(windows[a] for a in sig.anchors):
         for m in sig.pattern.finditer(text, max(lo, last_end), hi):
             last_end = m.end()
-            value = (m.group(sig.distinct) or "").replace(".", "").lower()
+            value = next((v for k, v in m.groupdict().items() if v and k.startswith(sig.distinct)), "")
+            value = value.replace(".", "").lower()
             if value and value not in seen:
                 seen[value] = m
                 if len(seen) == 2:

@@ -49,8 +49,9 @@ class Signature:
     causes: Tuple[Tuple[str, float], ...]
     unless: Tuple[str, ...] = ()
     reach: int = MAX_REACH  # the longest text the pattern can match
-    #: a named group: the signature counts only when two of its matches name different
-    #: values of it (two interpreters' site-packages in one report), compared without dots
+    #: a named group (or the prefix of the names of alternative groups): the signature counts
+    #: only when two of its matches name different values of it (two interpreters'
+    #: site-packages in one report), compared without dots
     distinct: str = ""
 
 
@@ -166,7 +167,7 @@ def _parse_signature(raw: Any, slugs: Sequence[str]) -> Signature:
     if not isinstance(unless, list) or not all(isinstance(u, str) for u in unless):
         raise _fail(sid, "unless must be a list of signature ids")
     distinct = raw.get("distinct", "")
-    if not isinstance(distinct, str) or (distinct and distinct not in compiled.groupindex):
+    if not isinstance(distinct, str) or (distinct and not any(g.startswith(distinct) for g in compiled.groupindex)):
         raise _fail(sid, "distinct must name a group of the pattern")
     return Signature(sid, tuple(anchors), compiled, tuple(pairs), tuple(unless), reach, distinct)
 
