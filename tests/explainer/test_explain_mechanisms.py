@@ -14,6 +14,9 @@ CASES = [
     # a framework's own DLL that is there but fails with 126, in ctypes' words
     (f"FileNotFoundError: Could not find module '{W}\\\\torch\\\\lib\\\\c10.dll' (or one of its dependencies). "
      "Try using the full path with constructor syntax.", "missing-vc-runtime"),
+    # the Windows error code however it is written: [WinError 126], "Error code 126"
+    ("Could not load library cudnn_cnn_infer64_8.dll. Error code 126", "missing-shared-library"),
+    ("OSError: WinError 1455 while loading cudnn_adv_infer64_8.dll", "pagefile-too-small"),
     # a vendor library looked up at run time
     ("Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!",
      "missing-shared-library"),
