@@ -73,9 +73,45 @@ def _add(spans: array[int], lo: int, hi: int) -> None:
         spans.extend((lo, hi))
 
 
+#: a base anchor with at most this many windows lends them to the anchors that contain it
+SPARSE = 64
+
+
 def anchor_windows(text: str, reach: Dict[str, int]) -> Dict[str, array[int]]:
     """anchor -> merged windows ``[start, end)`` holding every match that contains one of its
-    occurrences, for a pattern that matches at most ``reach[anchor]`` characters."""
+    occurrences, for a pattern that matches at most ``reach[anchor]`` characters.
+
+    An anchor that contains another one ("dll load failed" holds "dll") is searched only
+    inside the windows of the shorter one when those are few: every occurrence of the longer
+    holds an occurrence of the shorter, so it lies in one of its windows. Each anchor costs a
+    pass over the text otherwise, and there are hundreds."""
+    bases = {a: r for a, r in reach.items() if not any(b != a and b in a for b in reach)}
+    out = _scan(text, {a: max(r, len(a)) for a, r in bases.items()})
+    longer: Dict[str, int] = {}
+    for anchor, width in reach.items():
+        if anchor in bases:
+            continue
+        base = min((b for b in bases if b in anchor), key=lambda b: len(out[b]))
+        if len(out[base]) > 2 * SPARSE:
+            longer[anchor] = width
+            continue
+        spans = array("q")
+        for lo, hi in zip(out[base][::2], out[base][1::2]):
+            lo, hi = max(0, lo - len(anchor)), min(len(text), hi + len(anchor))
+            low = fold(text[lo:hi])
+            at = low.find(anchor)
+            while at >= 0:
+                hit = lo + at
+                _add(spans, max(0, hit + len(anchor) - width - MARGIN), min(len(text), hit + width + MARGIN))
+                at = low.find(anchor, at + 1)
+        out[anchor] = spans
+    if longer:
+        out.update(_scan(text, longer))
+    return out
+
+
+def _scan(text: str, reach: Dict[str, int]) -> Dict[str, array[int]]:
+    """anchor -> windows, one C-level search per anchor over the text lowered a chunk at a time."""
     longest = max((len(a) for a in reach), default=1)
     out = {a: array("q") for a in reach}
     resume = dict.fromkeys(reach, 0)  # where each anchor's search goes on
