@@ -28,8 +28,8 @@ from typing import Callable, List, Optional, Tuple
 from dldoctor.explainer import diagnose_text
 from dldoctor.explainer.corpus import load_corpus
 from dldoctor.explainer.match import match_text
-from dldoctor.explainer.report import render_text
 from dldoctor.explainer.signatures import load_signatures
+from dldoctor.render.text import render_explain
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "explain"
 NOISE = [
@@ -123,7 +123,7 @@ def main() -> int:
     print(f"log: {text.count(chr(10))} lines, {len(text) / 1e6:.2f} MB, {len(sigs.signatures)} signatures")
 
     t_match = best_of(args.runs, lambda: match_text(text, sigs))
-    t_full = best_of(args.runs, lambda: render_text(diagnose_text(text, sigs=sigs), sigs))
+    t_full = best_of(args.runs, lambda: render_explain(diagnose_text(text, sigs=sigs)))
     t_naive = best_of(args.runs, lambda: [list(s.pattern.finditer(text)) for s in sigs.signatures])
     found = diagnose_text(text, sigs=sigs).shown
     rows: List[Tuple[str, float]] = [

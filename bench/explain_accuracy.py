@@ -3,20 +3,27 @@
 Prints top-1 / top-3 per family (the confirmed cause's condition; train split only) and overall, separately
 for the frozen test split and the train split (tests/data/explain/{train,test}), with machine facts
 (as `dldoctor explain` run on the reporter's machine: its OS plus facts the thread
-confirmed) and from the text alone.
+confirmed) and from the text alone; how many import failures got no answer at all; and how
+often the top candidate is right in each confidence band (calibration), per split.
 
-    python bench/explain_accuracy.py [--misses]
+    python bench/explain_accuracy.py [--split train|test] [--misses]
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Sequence
+from typing import List, Sequence, Tuple
 
-from dldoctor.explainer.corpus import SPLITS, Outcome, accuracy, by_family, evaluate, load_corpus
+from dldoctor.explainer import diagnose_text
+from dldoctor.explainer.corpus import SPLITS, Case, Outcome, accuracy, by_family, evaluate, load_corpus
+from dldoctor.explainer.signatures import load_signatures
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "explain"
+#: the fallback shapes of a failed import or library load (issue 14: "unanswered import failures")
+IMPORT_SHAPES = ("shape-windows-dll-load", "shape-elf-load", "shape-dylib-load", "shape-import-failed",
+                 "shape-crash-on-import")
+BANDS = ((0.0, 0.3), (0.3, 0.5), (0.5, 0.7), (0.7, 0.9), (0.9, 1.01))
 
 
 def _row(label: str, outcomes: Sequence[Outcome]) -> str:
@@ -24,11 +31,36 @@ def _row(label: str, outcomes: Sequence[Outcome]) -> str:
     return f"{label:<30} {len(outcomes):>4} {t1:>7.1%} {t3:>7.1%}"
 
 
+def _import_failure(case: Case) -> bool:
+    """The text is a failed import or library load (an error shape a fallback recognises)."""
+    from dldoctor.explainer.match import find_hits
+    from dldoctor.explainer.signatures import SignatureSet
+
+    shapes = tuple(f for f in load_signatures().fallbacks if f.id in IMPORT_SHAPES)
+    return bool(find_hits(case.text, SignatureSet(shapes, ())))
+
+
+def _calibration(cases: Sequence[Case]) -> List[Tuple[str, int, float]]:
+    """(band, cases whose top candidate falls in it, fraction of those where it is right)."""
+    tops = []
+    for case in cases:
+        shown = diagnose_text(case.text, facts=case.machine_facts()).shown
+        if shown:
+            tops.append((shown[0].confidence, shown[0].slug == case.cause))
+    out = []
+    for lo, hi in BANDS:
+        band = [right for conf, right in tops if lo <= conf < hi]
+        out.append((f"{lo:.0%}-{min(hi, 1.0):.0%}", len(band), sum(band) / len(band) if band else 0.0))
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--misses", action="store_true", help="list cases not ranked first")
+    parser.add_argument("--split", choices=SPLITS, help="report this split only")
+    parser.add_argument("--misses", action="store_true", help="list train cases not ranked first")
     args = parser.parse_args()
-    cases = load_corpus(CORPUS)
+    splits = (args.split,) if args.split else SPLITS
+    cases = load_corpus(CORPUS, splits)
     with_facts = evaluate(cases, use_facts=True)
     text_only = evaluate(cases, use_facts=False)
     print(f"{'family (train split)':<30} {'n':>4} {'top-1':>7} {'top-3':>7}   (with machine facts)")
@@ -36,11 +68,17 @@ def main() -> int:
         print(_row(family, group))
     print("-" * 52)
     for name, outcomes in (("with machine facts", with_facts), ("text only", text_only)):
-        print(_row(f"overall, {name}", outcomes))
-        for split in SPLITS:
-            print(_row(f"  {split}, {name}", [o for o in outcomes if o.case.split == split]))
-    families = {c.cause for c in cases}
-    print(f"cases: {len(cases)}, families: {len(families)}")
+        for split in splits:
+            print(_row(f"{split}, {name}", [o for o in outcomes if o.case.split == split]))
+    for split in splits:
+        failures = [o for o in with_facts if o.case.split == split and _import_failure(o.case)]
+        silent = sum(1 for o in failures if not o.ranked)
+        unanswered = sum(1 for o in with_facts if o.case.split == split and not o.ranked)
+        print(f"{split}: import failures {len(failures)}, unanswered {silent}; no answer at all: {unanswered}")
+        print(f"{split}: calibration (machine facts): band, cases, top-1 right")
+        for band, n, right in _calibration([c for c in cases if c.split == split]):
+            print(f"    {band:>9} {n:>5} {right:>7.1%}")
+    print(f"cases: {len(cases)}, families: {len({c.cause for c in cases})}")
     if args.misses:  # the train split only: the test split's misses are not read while tuning
         for o in with_facts:
             if not o.top1 and o.case.split == "train":

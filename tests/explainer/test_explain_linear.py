@@ -5,6 +5,7 @@ lives in bench/bench_explain_hostile.py)."""
 from __future__ import annotations
 
 import tracemalloc
+from pathlib import Path
 
 import pytest
 
@@ -57,3 +58,20 @@ def test_dense_anchors_cost_bounded_memory() -> None:
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert peak < 8 * len(text)
+
+
+def test_anchors_searched_in_shorter_anchors_windows_find_the_same_hits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The windows of "dll load failed" derived from those of "dll" hold every match that a
+    search of the whole text finds (SPARSE = -1 turns the derivation off)."""
+    from dldoctor.explainer import match
+    from dldoctor.explainer.corpus import load_corpus
+    from dldoctor.explainer.signatures import load_signatures
+
+    corpus = Path(__file__).resolve().parent.parent / "data" / "explain"
+    texts = [c.text for c in load_corpus(corpus, ("train",))]
+    texts.append("x.dll\n" * 50 + "ImportError: DLL load failed while importing _C: "
+                 "The specified module could not be found.")
+    sigs = load_signatures()
+    derived = [match.find_hits(t, sigs) for t in texts]
+    monkeypatch.setattr(match, "SPARSE", -1)
+    assert [match.find_hits(t, sigs) for t in texts] == derived

@@ -7,23 +7,40 @@ from typing import Any, Dict, Tuple
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
-from dldoctor.conditions import DataError, load_toml
+from dldoctor.conditions import PLATFORMS, DataError, load_toml
+
+_REQUIRED = ("dist", "specifier", "platforms", "symptom", "good", "source")
+_KEYS = {*_REQUIRED, "source2", "marks", "alone"}
+
+
+def _validate(raw: Dict[str, Any]) -> Dict[str, Any]:
+    where = f"known_versions.toml: entry {raw.get('dist')} {raw.get('specifier')}"
+    for key in _REQUIRED:
+        if key not in raw:
+            raise DataError(f"{where} lacks {key!r}")
+    unknown = set(raw) - _KEYS
+    if unknown:
+        raise DataError(f"{where}: unknown keys {sorted(unknown)}")
+    try:
+        SpecifierSet(raw["specifier"])
+    except InvalidSpecifier as exc:
+        raise DataError(f"known_versions.toml: {exc}") from None
+    for key in ("source", "source2"):
+        if key in raw and not str(raw[key]).startswith("https://"):
+            raise DataError(f"{where}: {key} must be an https URL")
+    if not isinstance(raw["platforms"], list) or not set(raw["platforms"]) <= set(PLATFORMS):
+        raise DataError(f"{where}: platforms must be a list of {PLATFORMS}")
+    marks = raw.get("marks", [])
+    if not isinstance(marks, list) or not all(isinstance(m, str) and m and m == m.lower() for m in marks):
+        raise DataError(f"{where}: marks must be a list of non-empty lower-case strings")
+    alone = raw.get("alone", 0.3)
+    if not isinstance(alone, (int, float)) or isinstance(alone, bool) or not 0 < alone <= 1:
+        raise DataError(f"{where}: alone must be a number in (0, 1]")
+    return dict(raw, marks=list(marks), alone=float(alone))
 
 
 @lru_cache(maxsize=1)
 def known_bad_releases() -> Tuple[Dict[str, Any], ...]:
     """known_versions.toml, validated: every entry needs a specifier, platforms and a source."""
     data = load_toml("known_versions.toml")
-    out = []
-    for raw in data.get("release", []):
-        for key in ("dist", "specifier", "platforms", "symptom", "good", "source"):
-            if key not in raw:
-                raise DataError(f"known_versions.toml: entry {raw.get('dist')} lacks {key!r}")
-        try:
-            SpecifierSet(raw["specifier"])
-        except InvalidSpecifier as exc:
-            raise DataError(f"known_versions.toml: {exc}") from None
-        if not str(raw["source"]).startswith("https://"):
-            raise DataError("known_versions.toml: source must be an https URL")
-        out.append(dict(raw))
-    return tuple(out)
+    return tuple(_validate(raw) for raw in data.get("release", []))

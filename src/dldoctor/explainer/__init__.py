@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Optional, Sequence, Tuple
 
-from dldoctor.explainer.match import Candidate, Hit, match_text
-from dldoctor.explainer.report import ExplainReport, infer_platform, text_platform, to_diagnoses
+from dldoctor.explainer.match import Candidate, Hit, is_fallback, match_text
+from dldoctor.explainer.platform import text_platform
+from dldoctor.explainer.report import ExplainReport, infer_platform, to_diagnoses
 from dldoctor.explainer.signatures import SignatureSet, load_signatures
 from dldoctor.explainer.weigh import Facts, facts_from_mapping, facts_from_snapshot, weigh_facts
 from dldoctor.model import CheckResult, Diagnosis
@@ -25,6 +26,13 @@ __all__ = [
     "facts_from_snapshot",
     "load_signatures",
 ]
+
+FALLBACK_NOTE = (
+    "no rule fits this text well: these are the usual causes of this kind of failure, with low "
+    "confidence. To tell them apart, run `dldoctor check` in the environment that failed (reads "
+    "it without importing anything) and `dldoctor probe` (imports each framework in a "
+    "supervised subprocess and names the library that fails)"
+)
 
 
 def diagnose_text(
@@ -47,6 +55,8 @@ def diagnose_text(
     cands: Tuple[Candidate, ...] = match_text(text, sigs)
     if facts.known or results:
         cands = weigh_facts(cands, facts, results, sigs)
+    if cands and is_fallback(cands[0]):
+        notes.append(FALLBACK_NOTE)
     lines = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
     return ExplainReport(cands, infer_platform(text, facts), lines, machine, tuple(notes))
 

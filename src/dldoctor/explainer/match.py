@@ -73,9 +73,45 @@ def _add(spans: array[int], lo: int, hi: int) -> None:
         spans.extend((lo, hi))
 
 
+#: a base anchor with at most this many windows lends them to the anchors that contain it
+SPARSE = 64
+
+
 def anchor_windows(text: str, reach: Dict[str, int]) -> Dict[str, array[int]]:
     """anchor -> merged windows ``[start, end)`` holding every match that contains one of its
-    occurrences, for a pattern that matches at most ``reach[anchor]`` characters."""
+    occurrences, for a pattern that matches at most ``reach[anchor]`` characters.
+
+    An anchor that contains another one ("dll load failed" holds "dll") is searched only
+    inside the windows of the shorter one when those are few: every occurrence of the longer
+    holds an occurrence of the shorter, so it lies in one of its windows. Each anchor costs a
+    pass over the text otherwise, and there are hundreds."""
+    bases = {a: r for a, r in reach.items() if not any(b != a and b in a for b in reach)}
+    out = _scan(text, {a: max(r, len(a)) for a, r in bases.items()})
+    longer: Dict[str, int] = {}
+    for anchor, width in reach.items():
+        if anchor in bases:
+            continue
+        base = min((b for b in bases if b in anchor), key=lambda b: len(out[b]))
+        if len(out[base]) > 2 * SPARSE:
+            longer[anchor] = width
+            continue
+        spans = array("q")
+        for lo, hi in zip(out[base][::2], out[base][1::2]):
+            lo, hi = max(0, lo - len(anchor)), min(len(text), hi + len(anchor))
+            low = fold(text[lo:hi])
+            at = low.find(anchor)
+            while at >= 0:
+                hit = lo + at
+                _add(spans, max(0, hit + len(anchor) - width - MARGIN), min(len(text), hit + width + MARGIN))
+                at = low.find(anchor, at + 1)
+        out[anchor] = spans
+    if longer:
+        out.update(_scan(text, longer))
+    return out
+
+
+def _scan(text: str, reach: Dict[str, int]) -> Dict[str, array[int]]:
+    """anchor -> windows, one C-level search per anchor over the text lowered a chunk at a time."""
     longest = max((len(a) for a in reach), default=1)
     out = {a: array("q") for a in reach}
     resume = dict.fromkeys(reach, 0)  # where each anchor's search goes on
@@ -116,6 +152,8 @@ def _spans(windows: Iterable[array[int]]) -> Iterator[Tuple[int, int]]:
 
 
 def _matches(sig: Signature, text: str, windows: Dict[str, array[int]]) -> List[re.Match[str]]:
+    if sig.distinct:
+        return _distinct_matches(sig, text, windows)
     found: List[re.Match[str]] = []
     last_end = -1
     # (the loader gives every signature an anchor; one without would scan the whole text)
@@ -127,6 +165,24 @@ def _matches(sig: Signature, text: str, windows: Dict[str, array[int]]) -> List[
             if len(found) >= MAX_HITS_PER_SIGNATURE:
                 return found
     return found
+
+
+def _distinct_matches(sig: Signature, text: str, windows: Dict[str, array[int]]) -> List[re.Match[str]]:
+    """The first match of each of two different values of ``sig.distinct`` (or of a group
+    whose name starts with it, for alternatives; dots ignored: "3.9" is "39"); none unless
+    there are two. Still one pass over the anchor windows."""
+    seen: Dict[str, re.Match[str]] = {}
+    last_end = -1
+    for lo, hi in _spans(windows[a] for a in sig.anchors):
+        for m in sig.pattern.finditer(text, max(lo, last_end), hi):
+            last_end = m.end()
+            value = next((v for k, v in m.groupdict().items() if v and k.startswith(sig.distinct)), "")
+            value = value.replace(".", "").lower()
+            if value and value not in seen:
+                seen[value] = m
+                if len(seen) == 2:
+                    return list(seen.values())
+    return []
 
 
 def _lines_of(text: str, start: int, end: int) -> str:
@@ -167,10 +223,42 @@ def find_hits(text: str, sigs: SignatureSet) -> Dict[str, List[Hit]]:
     return {sid: hits for sid, hits in found.items() if not any(u in found for u in by_id[sid].unless)}
 
 
+#: below this best confidence no signature fits well, and the error's shape (a failed
+#: import, a DLL or .so load) adds its generic causes (``[[fallback]]`` in signatures.toml)
+FALLBACK_BELOW = 0.3
+
+
 def match_text(text: str, sigs: SignatureSet) -> Tuple[Candidate, ...]:
     """Rank the causes the text points at. Weights of different signatures that point at
     one cause combine as a noisy-or (independent clues), so two clues beat one."""
-    hits = find_hits(text, sigs)
+    cands = _combine(text, sigs, find_hits(text, sigs), release=True)
+    if sigs.fallbacks and (not cands or cands[0].confidence < FALLBACK_BELOW):
+        shape = SignatureSet(sigs.fallbacks, ())
+        generic = _combine(text, shape, find_hits(text, shape), release=False)
+        if generic:
+            return _merge(cands, generic)
+    return cands
+
+
+def _merge(first: Tuple[Candidate, ...], second: Tuple[Candidate, ...]) -> Tuple[Candidate, ...]:
+    """Two candidate lists as one: the confidences of one slug combine as a noisy-or."""
+    by_slug = {c.slug: c for c in first}
+    for c in second:
+        old = by_slug.get(c.slug)
+        if old is None:
+            by_slug[c.slug] = c
+        else:
+            conf = round(1.0 - (1.0 - old.confidence) * (1.0 - c.confidence), 4)
+            by_slug[c.slug] = Candidate(c.slug, conf, old.hits + c.hits, old.evidence)
+    return rank(list(by_slug.values()))
+
+
+def is_fallback(cand: Candidate) -> bool:
+    """True when only the error's shape, no signature, points at this candidate."""
+    return all(h.signature.startswith("shape-") for h in cand.hits)
+
+
+def _combine(text: str, sigs: SignatureSet, hits: Dict[str, List[Hit]], release: bool) -> Tuple[Candidate, ...]:
     by_id = {s.id: s for s in sigs.signatures}
     miss: Dict[str, float] = {}
     slug_hits: Dict[str, List[Hit]] = {}
@@ -178,6 +266,14 @@ def match_text(text: str, sigs: SignatureSet) -> Tuple[Candidate, ...]:
         for slug, weight in by_id[sid].causes:
             miss[slug] = miss.get(slug, 1.0) * (1.0 - weight)
             slug_hits.setdefault(slug, []).extend(sig_hits)
+    # release regressions: a table, not signatures (check reads it too); imported here
+    # because that module builds on this one
+    from dldoctor.explainer.platform import text_platform
+    from dldoctor.explainer.releases import SLUG, release_hits
+
+    for hit, weight in release_hits(text, text_platform(text)) if release else ():
+        miss[SLUG] = miss.get(SLUG, 1.0) * (1.0 - weight)
+        slug_hits.setdefault(SLUG, []).append(hit)
     cands = [
         Candidate(slug, round(1.0 - m, 4), tuple(sorted(slug_hits[slug], key=lambda h: h.line)))
         for slug, m in miss.items()

@@ -5,37 +5,17 @@ before it can leave the program). The text and JSON renderings live in :mod:`dld
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Tuple
 
 from dldoctor import conditions
 from dldoctor.explainer.match import Candidate, Hit, squeeze
+from dldoctor.explainer.platform import WEAK, text_platform
 from dldoctor.explainer.redact import redact
 from dldoctor.explainer.weigh import Facts
 from dldoctor.model import Diagnosis, Evidence
 
 MIN_SHOWN = 0.05  # candidates below this are noise, not diagnoses
-
-_STRONG = (
-    ("windows", re.compile(r"\[WinError \d+\]|\bDLL load failed|\.dll\b|\.pyd\b")),
-    ("macos", re.compile(r"\.dylib\b|\bdyld\b|-darwin\.so\b")),
-    ("linux", re.compile(r"\.so(?:\.\d+)*:|-linux-gnu\.so\b|\bGLIBC(?:XX)?_\d")),
-)
-_WEAK = (
-    ("windows", re.compile(r"[A-Za-z]:\\|\\site-packages\\")),
-    ("macos", re.compile(r"/Users/|/Library/Frameworks/")),
-    ("linux", re.compile(r"/home/|/usr/(?:local/)?lib|/opt/conda")),
-)
-
-
-def text_platform(text: str) -> Optional[str]:
-    """The OS the text unmistakably comes from (a WinError, a .dylib, an ELF .so), if any."""
-    for name, pattern in _STRONG:
-        if pattern.search(text):
-            return name
-    return None
-
 
 def infer_platform(text: str, facts: Facts) -> str:
     """The platform whose fix to show: the text's when it is unmistakable, else the
@@ -45,7 +25,7 @@ def infer_platform(text: str, facts: Facts) -> str:
         return strong
     if facts.os in ("windows", "linux", "macos"):
         return facts.os
-    for name, pattern in _WEAK:
+    for name, pattern in WEAK:
         if pattern.search(text):
             return name
     return "any"

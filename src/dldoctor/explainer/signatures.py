@@ -27,7 +27,7 @@ from dldoctor.conditions import DataError
 
 FACTS = ("os", "torch_version", "torch_cuda", "gpu_driver", "python_bits")
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_SIG_KEYS = {"id", "anchor", "pattern", "causes", "unless"}
+_SIG_KEYS = {"id", "anchor", "pattern", "causes", "unless", "distinct"}
 _EVIDENCE_KEYS = {"slug", "fact", "is", "is_not", "factor", "reason"}
 FLAGS = re.IGNORECASE | re.MULTILINE
 #: Longest repeat a pattern may hold ({0,2000}): a path, a symbol, a version list.
@@ -49,6 +49,10 @@ class Signature:
     causes: Tuple[Tuple[str, float], ...]
     unless: Tuple[str, ...] = ()
     reach: int = MAX_REACH  # the longest text the pattern can match
+    #: a named group (or the prefix of the names of alternative groups): the signature counts
+    #: only when two of its matches name different values of it (two interpreters'
+    #: site-packages in one report), compared without dots
+    distinct: str = ""
 
 
 def _repeat_bounds(parsed: Any) -> Iterator[int]:
@@ -111,6 +115,9 @@ class SignatureSet:
 
     signatures: Tuple[Signature, ...]
     evidence: Tuple[EvidenceRule, ...]
+    #: error shapes (a failed import, a DLL / .so load) and their generic causes, used only
+    #: when no signature fits well: explain is never silent on an import failure
+    fallbacks: Tuple[Signature, ...] = ()
 
 
 def _fail(where: str, msg: str) -> DataError:
@@ -159,7 +166,10 @@ def _parse_signature(raw: Any, slugs: Sequence[str]) -> Signature:
     unless = raw.get("unless", [])
     if not isinstance(unless, list) or not all(isinstance(u, str) for u in unless):
         raise _fail(sid, "unless must be a list of signature ids")
-    return Signature(sid, tuple(anchors), compiled, tuple(pairs), tuple(unless), reach)
+    distinct = raw.get("distinct", "")
+    if not isinstance(distinct, str) or (distinct and not any(g.startswith(distinct) for g in compiled.groupindex)):
+        raise _fail(sid, "distinct must name a group of the pattern")
+    return Signature(sid, tuple(anchors), compiled, tuple(pairs), tuple(unless), reach, distinct)
 
 
 def _parse_evidence(raw: Any, slugs: Sequence[str]) -> EvidenceRule:
@@ -191,7 +201,7 @@ def parse_signatures(data: Mapping[str, Any], slugs: Sequence[str]) -> Signature
     """Validate a whole signatures document against the known condition slugs."""
     if data.get("schema_version") != 1:
         raise _fail("file", "schema_version must be 1")
-    unknown = set(data) - {"schema_version", "signature", "evidence"}
+    unknown = set(data) - {"schema_version", "signature", "evidence", "fallback"}
     if unknown:
         raise _fail("file", f"unknown top-level keys {sorted(unknown)}")
     raw_sigs = data.get("signature")
@@ -207,7 +217,15 @@ def parse_signatures(data: Mapping[str, Any], slugs: Sequence[str]) -> Signature
         if missing:
             raise _fail(sig.id, f"unless names unknown signatures {sorted(missing)}")
     rules = tuple(_parse_evidence(r, slugs) for r in data.get("evidence", []))
-    return SignatureSet(sigs, rules)
+    fallbacks = tuple(_parse_signature(r, slugs) for r in data.get("fallback", []))
+    clash = {f.id for f in fallbacks} & set(ids)
+    if clash or len({f.id for f in fallbacks}) != len(fallbacks):
+        raise _fail("file", f"fallback ids must be unique and differ from signature ids {sorted(clash)}")
+    if not all(f.id.startswith("shape-") for f in fallbacks):
+        raise _fail("file", "fallback ids start with shape- (an error shape, not a cause)")
+    if any(f.unless for f in fallbacks):
+        raise _fail("file", "a fallback has no unless: it applies only when no signature fits")
+    return SignatureSet(sigs, rules, fallbacks)
 
 
 @lru_cache(maxsize=1)

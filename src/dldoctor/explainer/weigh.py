@@ -114,6 +114,30 @@ def _apply_rules(cand: Candidate, facts: Facts, rules: Sequence[EvidenceRule]) -
     return replace(cand, confidence=conf, evidence=tuple(evidence))
 
 
+LISTED_FACTOR = 2.2  # the machine has a release the table lists for its platform
+UNLISTED_FACTOR = 0.2  # the machine's torch is not a listed release
+
+
+def _apply_releases(cand: Candidate, facts: Facts) -> Candidate:
+    """known-bad-release, weighed with the machine's torch release against the release table
+    (the same table check reads): listed for this OS raises it, any other release lowers it,
+    unless the text pointed at a regression of another distribution (MKL, onnxruntime)."""
+    from dldoctor.explainer.releases import SLUG, listed_release
+
+    if cand.slug != SLUG or not facts.torch_version:
+        return cand
+    entry = listed_release("torch", facts.torch_version, facts.os)
+    if entry is not None:
+        reason = f"{facts.torch_version}: listed in the release table ({entry['symptom']}; {entry['source']})"
+        return replace(cand, confidence=cand.confidence * LISTED_FACTOR,
+                       evidence=(*cand.evidence, ("torch_version", reason)))
+    if any(h.signature.startswith("release-") and h.signature != "release-torch" for h in cand.hits):
+        return cand
+    reason = f"{facts.torch_version}: not a release the table lists as broken"
+    return replace(cand, confidence=cand.confidence * UNLISTED_FACTOR,
+                   evidence=(*cand.evidence, ("torch_version", reason)))
+
+
 def _apply_checks(cand: Candidate, results: Sequence[CheckResult]) -> Candidate:
     conf = cand.confidence
     evidence = list(cand.evidence)
@@ -141,7 +165,7 @@ def weigh_facts(
     """Raise or lower each candidate with machine facts and check results, then re-rank."""
     out: List[Candidate] = []
     for cand in cands:
-        cand = _apply_checks(_apply_rules(cand, facts, sigs.evidence), results)
+        cand = _apply_checks(_apply_releases(_apply_rules(cand, facts, sigs.evidence), facts), results)
         out.append(replace(cand, confidence=round(min(cand.confidence, MAX_CONFIDENCE), 4)))
     return rank(out)
 

@@ -1,0 +1,159 @@
+"""Release regressions in a pasted text: the release table (``known_versions.toml``) read
+against the versions and the marks (the library, symbol or path each regression names) that
+the text shows.
+
+A regression is a fact about a release on a platform, so it lives in one table that ``check``
+also reads; here it turns into a ``known-bad-release`` candidate whose weight says how much of
+the entry the text shows: the release *and* its mark is near-certain, the release alone with a
+failed import is likely, the mark alone (the text does not say which release) is a lead.
+
+Matching reuses the anchor windows of :mod:`dldoctor.explainer.match`, so it stays linear in
+the size of the text like every signature.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Set, Tuple
+
+from packaging.specifiers import SpecifierSet
+from packaging.version import InvalidVersion, Version
+
+from dldoctor.conditions.releases import known_bad_releases
+from dldoctor.explainer.match import CHUNK, Hit, anchor_windows, fold
+
+SLUG = "known-bad-release"
+BOTH = 0.85  # the text names the release and its mark
+RELEASE = 0.6  # the release, in a text that shows a failure
+MARK = 0.3  # the mark only (the text does not say which release), unless the entry says
+NAME_REACH = 120  # the longest "torch version: 2.3.0" / "upgrading torch from 2.2 to 2.3.0"
+#: names a text uses for a distribution -> the distribution
+ALIASES = {"pytorch": "torch", "torch": "torch", "onnxruntime": "onnxruntime", "numpy": "numpy", "mkl": "mkl",
+           "paddlepaddle": "paddlepaddle", "tensorflow": "tensorflow"}
+_VERSION = r"v?(?P<version>\d{1,4}(?:\.\d{1,4}){1,3})(?!\d)"
+#: what follows a distribution's name when it gives the release: "==2.3.0", ": 2.3.0",
+#: " version: 2.3.0", the columns of `pip list`, "-2.3.0-cp311" of a wheel, or the user's
+#: "upgrading torch from 2.2.2 to 2.3.0" (tried only where the name stands, see below)
+_AFTER = re.compile(
+    r"(?:-gpu|-cpu)?(?:==|\s{0,3}[:=]\s{0,3}|\s{1,3}version:?\s{0,3}|\s{1,30}|-)" + _VERSION
+    + r"|(?:-gpu|-cpu)?(?:\s{1,3}from\b[^\n]{0,60}?)?\s{1,3}to\s{1,3}" + _VERSION.replace("?P<version>", "?P<to>"),
+    re.IGNORECASE,
+)
+FAILURE = re.compile(r"Error\b|Traceback|DLL load failed|undefined symbol|cannot open shared|not loaded|fails? to",
+                     re.IGNORECASE)
+
+
+def mentioned_versions(text: str) -> Dict[str, Set[str]]:
+    """distribution -> versions the text names for it ("torch==2.3.0", "PyTorch version: 2.3.0",
+    "torch 2.4.0" in `pip list`, "upgrading torch from 2.2.2 to 2.3.0").
+
+    One anchored match right after each occurrence of a name (found with C-level search on
+    the text lowered a chunk at a time), so the cost is linear in the text and in the names."""
+    out: Dict[str, Set[str]] = {}
+    n = len(text)
+    for c0 in range(0, n, CHUNK):
+        c1 = min(n, c0 + CHUNK)
+        low = fold(text[c0 : c1 + NAME_REACH])
+        for name, dist in ALIASES.items():
+            at = low.find(name, 0, c1 - c0)
+            while at >= 0:
+                pos = c0 + at
+                before = text[pos - 1] if pos else " "
+                if not (before.isalnum() or before in "._"):
+                    m = _AFTER.match(text, pos + len(name), min(n, pos + NAME_REACH))
+                    if m:
+                        out.setdefault(dist, set()).add(m.group("version") or m.group("to"))
+                at = low.find(name, at + len(name), c1 - c0)
+    return out
+
+
+@lru_cache(maxsize=256)
+def _spec(spec: str) -> SpecifierSet:
+    return SpecifierSet(spec)
+
+
+@lru_cache(maxsize=4096)
+def _version(raw: str) -> Optional[Version]:
+    try:
+        return Version(raw)
+    except InvalidVersion:
+        return None
+
+
+def _contains(spec: str, versions: Iterable[str]) -> Optional[bool]:
+    """Whether any version is in the specifier; None when no version is known."""
+    seen = False
+    exact = re.fullmatch(r"==(\d{1,6}(?:\.\d{1,6}){0,4})(\.\*)?", spec)
+    if exact:  # the usual entry, "==2.3.0" or "==2024.1.*": compared as text, no parsing
+        base, wild = exact.group(1), bool(exact.group(2))
+        listed = list(versions)  # no local part: the reader stops at "+cu121"
+        if not listed:
+            return None
+        return any(v.startswith(base + ".") or v == base if wild else v == base or v == base + ".0"
+                   for v in listed)
+    for raw in versions:
+        version = _version(raw)
+        if version is None:
+            continue
+        seen = True
+        if _spec(spec).contains(version, prereleases=True):
+            return True
+    return False if seen else None
+
+
+def _marks_seen(text: str, entries: Tuple[Mapping[str, Any], ...]) -> Set[str]:
+    marks = {m: len(m) for e in entries for m in e["marks"]}
+    return {m for m, spans in anchor_windows(text, marks).items() if len(spans)}
+
+
+def release_matches(
+    text: str, platform: Optional[str], versions: Optional[Mapping[str, Set[str]]] = None
+) -> List[Tuple[Mapping[str, Any], float, str]]:
+    """(entry, weight, what the text showed) for every release-table entry the text points at.
+
+    ``platform`` is the OS the text comes from (None: unknown, every platform counts);
+    ``versions`` the versions known for each distribution (the text's, by default)."""
+    entries = known_bad_releases()
+    versions = mentioned_versions(text) if versions is None else versions
+    marks = _marks_seen(text, entries)
+    failed = FAILURE.search(text) is not None
+    out: List[Tuple[Mapping[str, Any], float, str]] = []
+    for entry in entries:
+        if platform is not None and platform not in entry["platforms"]:
+            continue
+        listed = _contains(entry["specifier"], versions.get(entry["dist"], ()))
+        marked = sorted(m for m in entry["marks"] if m in marks)
+        if listed is False:
+            continue  # the text names another release of this distribution
+        if listed and marked:
+            out.append((entry, BOTH, f"{entry['dist']} {entry['specifier']} and {marked[0]}"))
+        elif listed and failed:
+            out.append((entry, RELEASE, f"{entry['dist']} {entry['specifier']}"))
+        elif marked:
+            out.append((entry, entry.get("alone", MARK), marked[0]))
+    return out
+
+
+def release_hits(text: str, platform: Optional[str]) -> List[Tuple[Hit, float]]:
+    """The release-table matches as hits of a ``known-bad-release`` candidate: the line that
+    names the mark or the release, and the table's entry (symptom, fixed release, source)."""
+    out: List[Tuple[Hit, float]] = []
+    for entry, weight, shown in release_matches(text, platform):
+        where = re.search(re.escape(shown.split(" and ")[-1]) if weight not in (BOTH, RELEASE) or " and " in shown
+                          else re.escape(entry["dist"]), text, re.IGNORECASE)
+        line = text.count("\n", 0, where.start()) + 1 if where else 1
+        words = f"release table: {entry['dist']} {entry['specifier']} on {'/'.join(entry['platforms'])}: " \
+            f"{entry['symptom']}; works: {entry['good']} ({entry['source']})"
+        out.append((Hit(f"release-{entry['dist']}", line, words,
+                        (("version", f"{entry['dist']} {entry['specifier']}"),)), weight))
+    return out
+
+
+def listed_release(dist: str, version: str, platform: Optional[str]) -> Optional[Mapping[str, Any]]:
+    """The table entry for ``dist`` ``version`` on ``platform``, if that release is listed."""
+    for entry in known_bad_releases():
+        fits = entry["dist"] == dist and (platform is None or platform in entry["platforms"])
+        if fits and _contains(entry["specifier"], [version.split("+", 1)[0]]):
+            return entry
+    return None

@@ -1,0 +1,71 @@
+"""The release table in explain (issue 14, item 3): a text that names a listed release, or the
+library / symbol its regression names, points at known-bad-release; another release does not."""
+
+from __future__ import annotations
+
+import pytest
+
+from dldoctor.conditions import DataError
+from dldoctor.conditions import releases as table
+from dldoctor.explainer import diagnose_text, facts_from_mapping
+from dldoctor.explainer.releases import BOTH, MARK, mentioned_versions, release_matches
+
+SHM_126 = ('OSError: [WinError 126] The specified module could not be found. Error loading '
+           '"C:\\Users\\u\\AppData\\Roaming\\Python\\Python312\\site-packages\\torch\\lib\\shm.dll" '
+           "or one of its dependencies.")
+
+
+def _conf(report: object, slug: str) -> float:
+    return next((c.confidence for c in report.candidates if c.slug == slug), 0.0)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("text, dist, version", [
+    ("pip install torch==2.3.0", "torch", "2.3.0"),
+    ("PyTorch version: 2.4.0+cu121", "torch", "2.4.0"),
+    ("torch                     2.9.0", "torch", "2.9.0"),
+    ("Upgrading torch from a perfectly fine 2.2.2 to 2.3.0 breaks it", "torch", "2.3.0"),
+    ("onnxruntime-gpu==1.15.0", "onnxruntime", "1.15.0"),
+])
+def test_versions_are_read_from_how_people_write_them(text: str, dist: str, version: str) -> None:
+    assert version in mentioned_versions(text).get(dist, set())
+
+
+def test_the_release_and_its_mark_make_the_regression_the_first_cause() -> None:
+    report = diagnose_text(SHM_126 + "\nafter upgrading torch to 2.3.0")
+    assert report.shown[0].slug == "known-bad-release"
+    assert any("pytorch/pytorch/issues/125109" in h.text for h in report.shown[0].hits)
+
+
+def test_the_mark_alone_is_a_lead_and_another_release_rules_it_out() -> None:
+    lead = _conf(diagnose_text(SHM_126), "known-bad-release")
+    assert lead > 0
+    assert _conf(diagnose_text(SHM_126 + "\ntorch==2.2.2"), "known-bad-release") < lead
+    # the machine's own release says the same as the text's
+    facts = facts_from_mapping({"os": "windows", "torch_version": "2.2.2"})
+    assert _conf(diagnose_text(SHM_126, facts=facts), "known-bad-release") < lead
+
+
+def test_a_regression_is_per_platform() -> None:
+    text = ("ImportError: /env/lib/python3.11/site-packages/torch/lib/libtorch_cpu.so: "
+            "undefined symbol: iJIT_NotifyEvent")
+    ((entry, weight, _),) = release_matches(text, "linux")
+    assert entry["dist"] == "mkl" and weight == entry["alone"] > MARK
+    assert release_matches(text, "windows") == []
+    assert diagnose_text(text).shown[0].slug == "known-bad-release"
+    both = release_matches(SHM_126 + " torch 2.3.0", "windows")
+    assert [w for _, w, _ in both] == [BOTH]
+
+
+def test_every_entry_has_a_source_and_lower_case_marks(monkeypatch: pytest.MonkeyPatch) -> None:
+    for entry in table.known_bad_releases():
+        assert entry["source"].startswith("https://")
+        assert all(m == m.lower() for m in entry["marks"])
+    bad = {"release": [{"dist": "torch", "specifier": "==1.0", "platforms": ["windows"], "symptom": "s",
+                        "good": "1.1", "source": "https://x", "marks": ["Shm.dll"]}]}
+    monkeypatch.setattr(table, "load_toml", lambda name: bad)
+    table.known_bad_releases.cache_clear()
+    try:
+        with pytest.raises(DataError, match="marks"):
+            table.known_bad_releases()
+    finally:
+        table.known_bad_releases.cache_clear()
