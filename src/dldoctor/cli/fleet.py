@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import List
+from typing import Iterable
 
 from dldoctor.cli._common import add_format, emit, seconds
 
@@ -38,18 +38,15 @@ def register(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from dldoctor.errors import DldoctorError
-    from dldoctor.fleet.group import Machine, judge_fleet
+    from dldoctor.fleet.group import Machine, from_folder, judge_fleet
     from dldoctor.model import Severity
     from dldoctor.render.diff import FLEET_RENDERERS
 
-    machines: List[Machine] = []
+    machines: Iterable[Machine]
     if args.folder:
         if args.python:
             raise DldoctorError("--python applies to --ray (a folder's snapshots are taken already)")
-        from dldoctor.snapshot.folder import load_folder
-
-        for name, got in load_folder(args.folder):
-            machines.append(Machine(name, None, got) if isinstance(got, str) else Machine(name, got))
+        machines = from_folder(args.folder)
         source = args.folder
     else:
         from dldoctor.snapshot.ray_fleet import collect_ray
@@ -57,7 +54,6 @@ def run(args: argparse.Namespace) -> int:
         machines = [Machine(n, s, e) for n, s, e in collect_ray(args.ray, args.python, args.timeout)]
         source = f"Ray cluster {args.ray}"
     report = judge_fleet(machines, source)
-    homes = {m.snapshot.host.home for m in machines if m.snapshot is not None}
-    emit(FLEET_RENDERERS[args.format](report), sorted(homes))
+    emit(FLEET_RENDERERS[args.format](report), report.homes)
     bad = report.failed or (report.worst is not None and report.worst >= Severity.ERROR)
     return 1 if bad else 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from dldoctor.checks import run_checks
 from dldoctor.fleet.diff import Difference, DiffReport, diff_snapshots
@@ -24,11 +24,14 @@ LABELS_SHOWN = 2  # differences named per group in the count line
 
 @dataclass(frozen=True)
 class Machine:
-    """One machine's input: its snapshot, or why there is none (unreadable, dead, timed out)."""
+    """One machine's input: its snapshot, or why there is none (unreadable, dead, timed out).
+    ``key`` names the snapshot's content where the reader knows it (equal keys: equal
+    snapshots), so that alike machines are profiled once."""
 
     name: str
     snapshot: Optional[Snapshot] = None
     error: str = ""
+    key: str = ""
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,7 @@ class FleetReport:
     groups: Tuple[Group, ...]  # the baseline (largest group) first
     failed: Tuple[Tuple[str, str], ...]  # (machine, why no snapshot)
     summary: str
+    homes: Tuple[str, ...] = ()  # every machine's home folder, for the output's redaction
 
     @property
     def machines(self) -> int:
@@ -56,40 +60,61 @@ class FleetReport:
         return max(levels, default=None)
 
 
+def from_folder(folder: str) -> Iterator[Machine]:
+    """The machines of a folder of snapshot files (``fleet --from``), read one at a time."""
+    from dldoctor.snapshot.folder import load_folder
+
+    for name, got, key in load_folder(folder):
+        yield Machine(name, None, got, key) if isinstance(got, str) else Machine(name, got, "", key)
+
+
 def natural_key(name: str) -> Tuple[object, ...]:
     """node-2 before node-10."""
     return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name))
 
 
-def judge_fleet(machines: Sequence[Machine], source: str = "") -> FleetReport:
-    profiles: Dict[int, Tuple[Profile, str]] = {}  # by id(snapshot): alike files share one object
-    members: Dict[str, List[Machine]] = {}
+def judge_fleet(machines: Iterable[Machine], source: str = "") -> FleetReport:
+    """Group and judge; ``machines`` may be a generator: only the first snapshot of each
+    group is kept, so memory grows with the number of groups, not of machines."""
+    by_key: Dict[str, str] = {}  # content key -> fingerprint
+    first: Dict[str, Tuple[Machine, Profile]] = {}  # fingerprint -> its first machine and profile
+    members: Dict[str, List[str]] = {}
     failed: List[Tuple[str, str]] = []
-    for m in sorted(machines, key=lambda m: natural_key(m.name)):
-        if m.snapshot is None:
+    homes: Set[str] = set()
+    for m in machines:
+        snap = m.snapshot
+        if snap is None:
             failed.append((m.name, m.error or "no snapshot"))
             continue
-        got = profiles.get(id(m.snapshot))
-        if got is None:
-            facts = profile(m.snapshot)
-            got = profiles[id(m.snapshot)] = (facts, fingerprint(facts))
-        members.setdefault(got[1], []).append(m)
-    ordered = sorted(members.values(), key=lambda ms: (-len(ms), natural_key(ms[0].name)))
+        homes.add(snap.host.home)
+        fp = by_key.get(m.key) if m.key else None
+        if fp is None:
+            facts = profile(snap)
+            fp = fingerprint(facts)
+            if m.key:
+                by_key[m.key] = fp
+            if fp not in first:
+                first[fp] = (m, facts)
+        members.setdefault(fp, []).append(m.name)
+    for names in members.values():
+        names.sort(key=natural_key)
+    failed.sort(key=lambda f: natural_key(f[0]))
+    ordered = sorted(members, key=lambda fp: (-len(members[fp]), natural_key(members[fp][0])))
     groups: List[Group] = []
     base: Optional[Tuple[Snapshot, Profile, List[Finding]]] = None
-    for ms in ordered:
-        snap = ms[0].snapshot
+    for fp in ordered:
+        rep, facts = first[fp]
+        snap = rep.snapshot
         assert snap is not None
-        facts = profiles[id(snap)][0]
         found = [f for r in run_checks(snap) for f in r.findings]
         diff = None
         if base is None:
             base = (snap, facts, found)
         else:
-            diff = diff_snapshots(base[0], snap, "baseline", ms[0].name, findings=(base[2], found),
+            diff = diff_snapshots(base[0], snap, "baseline", rep.name, findings=(base[2], found),
                                   profiles=(base[1], facts))
-        groups.append(Group(tuple(m.name for m in ms), tuple(found), diff))
-    return FleetReport(source, tuple(groups), tuple(failed), count_line(groups, failed))
+        groups.append(Group(tuple(members[fp]), tuple(found), diff))
+    return FleetReport(source, tuple(groups), tuple(failed), count_line(groups, failed), tuple(sorted(homes)))
 
 
 def _names(names: Sequence[str]) -> str:

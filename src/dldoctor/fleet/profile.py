@@ -13,7 +13,8 @@ Windows or macOS) are left out rather than compared as "absent".
 from __future__ import annotations
 
 import hashlib
-from typing import Dict, Iterable, List, Optional, Set, Tuple
+from collections import OrderedDict
+from typing import Dict, Hashable, Iterable, List, Optional, Set, Tuple
 
 from packaging.utils import canonicalize_name
 
@@ -122,7 +123,42 @@ def _gpu(snap: Snapshot, facts: Profile) -> None:
             facts[("gpu", "")] = ", ".join(devices)
 
 
+_GRAPH_MEMO: OrderedDict[Hashable, List[Tuple[Key, str]]] = OrderedDict()
+_MEMO_SIZE = 16
+
+
+def graph_inputs(snap: Snapshot, norm: Normaliser) -> Hashable:
+    """Everything the loader model's choice of files depends on, cheap to build and compare:
+    machines whose snapshots differ elsewhere (a working folder, a variable) but agree on this
+    share one run of the model."""
+    loader = snap.loader
+    assert loader is not None
+    libs = tuple(
+        (x.path, x.error, tuple(sorted((k, str(v)) for k, v in (x.info or {}).items() if k != "path")))
+        for x in (*snap.libraries, *loader.outside))
+    return (libs, tuple(sorted(loader.sizes.items())), tuple(sorted(loader.cache.items())),
+            tuple(sorted(loader.realpaths.items())), tuple(sorted(loader.digests.items())), loader.default_dirs,
+            loader.lib, tuple((e.var, e.path) for e in snap.search_path), snap.interpreter.cwd, snap.host.machine,
+            snap.interpreter.bits, tuple((d.name, d.location, d.native_libs) for d in snap.distributions),
+            tuple(norm.roots))
+
+
 def library_facts(snap: Snapshot, norm: Normaliser) -> Iterable[Tuple[Key, str]]:
+    """:func:`resolved_libraries`, run once per distinct set of loader inputs."""
+    if snap.loader is None or snap.host.os != "linux":
+        return ()
+    key = graph_inputs(snap, norm)
+    got = _GRAPH_MEMO.get(key)
+    if got is None:
+        got = _GRAPH_MEMO[key] = list(resolved_libraries(snap, norm))
+        if len(_GRAPH_MEMO) > _MEMO_SIZE:
+            _GRAPH_MEMO.popitem(last=False)
+    else:
+        _GRAPH_MEMO.move_to_end(key)
+    return got
+
+
+def resolved_libraries(snap: Snapshot, norm: Normaliser) -> Iterable[Tuple[Key, str]]:
     """Which file each native library name resolves to under the snapshot's loader model
     (Linux: the ld.so model over the snapshot's libraries and loader facts). Files outside
     the environment carry their size or digest: the same path on two machines can hold

@@ -12,7 +12,8 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from typing import Dict, Iterator, List, Optional, Tuple, Union
+from collections import OrderedDict
+from typing import Iterator, List, Optional, Tuple, Union
 
 from dldoctor.errors import DldoctorError
 from dldoctor.inputs import InputError, loads_bounded, read_capped
@@ -23,7 +24,8 @@ SUFFIX = ".json"
 MAX_FILES = 100_000
 _CREATED = re.compile(rb'"created"\s*:\s*"[^"\\]*"')
 
-Loaded = Tuple[str, Union[Snapshot, str]]  # (machine name, its snapshot or why none)
+Loaded = Tuple[str, Union[Snapshot, str], str]  # (machine name, its snapshot or why none, content key)
+REMEMBERED = 16  # distinct contents kept to share: a fleet has a few variants, not thousands
 
 
 def snapshot_from_data(data: object) -> Snapshot:
@@ -49,25 +51,29 @@ def snapshot_files(folder: str) -> List[str]:
 
 
 def load_folder(folder: str) -> Iterator[Loaded]:
-    """(machine, Snapshot or why not) for every ``*.json`` file in ``folder``."""
-    seen: Dict[bytes, Union[Snapshot, str]] = {}
+    """(machine, Snapshot or why not, content key) for every ``*.json`` file in ``folder``,
+    one at a time: a caller that keeps only what it needs holds one snapshot per group."""
+    seen: OrderedDict[str, Union[Snapshot, str]] = OrderedDict()
     for name in snapshot_files(folder):
-        machine = name[: -len(SUFFIX)]
-        yield machine, load_one(os.path.join(folder, name), seen)
+        yield (name[: -len(SUFFIX)], *load_one(os.path.join(folder, name), seen))
 
 
-def load_one(path: str, seen: Optional[Dict[bytes, Union[Snapshot, str]]] = None) -> Union[Snapshot, str]:
-    """One file's Snapshot, or one line saying why it is none (never raises for bad input)."""
+def load_one(path: str, seen: Optional[OrderedDict[str, Union[Snapshot, str]]] = None
+             ) -> Tuple[Union[Snapshot, str], str]:
+    """One file's Snapshot (or one line saying why there is none; never raises for bad
+    input) and its content key. Files alike but for ``created`` share one object while
+    they are among the last :data:`REMEMBERED` distinct contents."""
     try:
         got = read_capped(path, path)
     except InputError as exc:
-        return exc.reason
+        return exc.reason, ""
     if got.skipped:
-        return f"larger than {len(got.data) >> 20} MiB; not read"
+        return f"larger than {len(got.data) >> 20} MiB; not read", ""
     raw = got.data
-    key = hashlib.blake2b(_CREATED.sub(b"", raw, count=1), digest_size=20).digest()
+    key = hashlib.blake2b(_CREATED.sub(b"", raw, count=1), digest_size=20).hexdigest()
     if seen is not None and key in seen:
-        return seen[key]
+        seen.move_to_end(key)
+        return seen[key], key
     try:
         result: Union[Snapshot, str] = snapshot_from_data(loads_bounded(raw, path, "not JSON"))
     except InputError as exc:
@@ -76,4 +82,6 @@ def load_one(path: str, seen: Optional[Dict[bytes, Union[Snapshot, str]]] = None
         result = f"not a dldoctor snapshot ({exc})"
     if seen is not None:
         seen[key] = result
-    return result
+        if len(seen) > REMEMBERED:
+            seen.popitem(last=False)
+    return result, key
