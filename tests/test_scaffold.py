@@ -31,21 +31,21 @@ def test_new_condition_writes_valid_skeletons(tree: scaffold.Tree) -> None:
     before = {c.code for c in parse_conditions(load_toml("conditions.toml", tree.data))}
     code = scaffold.next_code(tree)
     assert code not in before and int(code[3:]) == max(int(c[3:]) for c in before) + 1
-    files = scaffold.new_condition("pip-leftovers", "leftovers", tree)
+    files = scaffold.new_condition("stale-bytecode", "leftovers", tree)
     conds = parse_conditions(load_toml("conditions.toml", tree.data))
-    new = next(c for c in conds if c.slug == "pip-leftovers")
+    new = next(c for c in conds if c.slug == "stale-bytecode")
     assert new.code == code
     sigs = parse_signatures(load_toml("signatures.toml", tree.data), [c.slug for c in conds])
-    assert any(slug == "pip-leftovers" for s in sigs.signatures for slug, _ in s.causes)
+    assert any(slug == "stale-bytecode" for s in sigs.signatures for slug, _ in s.causes)
     for f in files[2:]:
         compile(f.read_text(encoding="utf-8"), str(f), "exec")
-    assert '@check("pip-leftovers")' in (tree.checks / "leftovers.py").read_text(encoding="utf-8")
+    assert '@check("stale-bytecode")' in (tree.checks / "leftovers.py").read_text(encoding="utf-8")
     assert scaffold.markers([f.read_text(encoding="utf-8") for f in files])
 
 
 def test_existing_topic_gets_the_check_appended(tree: scaffold.Tree) -> None:
     before = (tree.checks / "installs.py").read_text(encoding="utf-8")
-    scaffold.new_condition("pip-leftovers", "installs", tree)
+    scaffold.new_condition("stale-bytecode", "installs", tree)
     after = (tree.checks / "installs.py").read_text(encoding="utf-8")
     assert after.startswith(before.rstrip("\n")) and after.count("@check(") == before.count("@check(") + 1
     compile(after, "installs.py", "exec")
@@ -54,7 +54,7 @@ def test_existing_topic_gets_the_check_appended(tree: scaffold.Tree) -> None:
 @pytest.mark.parametrize(("slug", "topic", "message"), [
     ("Pip Leftovers", "installs", "kebab-case"),
     ("shadowed-module", "installs", "exists already"),
-    ("pip-leftovers", "_util", "module name"),
+    ("stale-bytecode", "_util", "module name"),
 ])
 def test_bad_requests_are_refused(tree: scaffold.Tree, slug: str, topic: str, message: str) -> None:
     with pytest.raises(DataError, match=message):
@@ -62,7 +62,7 @@ def test_bad_requests_are_refused(tree: scaffold.Tree, slug: str, topic: str, me
 
 
 def test_the_command_prints_the_next_steps(tree: scaffold.Tree) -> None:
-    done = subprocess.run([sys.executable, "-m", "dldoctor.dev", "new-condition", "pip-leftovers",
+    done = subprocess.run([sys.executable, "-m", "dldoctor.dev", "new-condition", "stale-bytecode",
                            "--topic", "installs", "--root", str(tree.root)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "python -m dldoctor.docs" in done.stdout and "CONTRIBUTING.md" in done.stdout

@@ -11,7 +11,7 @@ from typing import Callable
 import pytest
 
 from ..builders import PLAIN
-from ..conftest import check_json, find_python, pip_install, slugs, venv_python
+from ..conftest import check_json, find_python, make_venv, pip_install, site_packages, slugs, venv_python
 
 # --- shadowed-module -----------------------------------------------------------------
 
@@ -67,10 +67,20 @@ def test_cp311_wheel_on_python_312(tmp_path: Path) -> None:
     py311, py312 = find_python("3.11"), find_python("3.12")
     target = tmp_path / "shared-site"
     pip_install(Path(py311), "--only-binary=:all:", "markupsafe==3.0.3", target=target)
-    env = {**PLAIN, "PYTHONPATH": str(target)}
-    report = check_json("--python", py312, env=env, cwd=tmp_path)
+    venv = make_venv(tmp_path / "venv312", py312)
+    site = site_packages(venv)
+    for item in target.iterdir():  # the cp311 wheel's files copied into a 3.12 environment
+        (shutil.copytree if item.is_dir() else shutil.copy2)(item, site / item.name)
+    report = check_json("--python", str(venv_python(venv)), env=PLAIN, cwd=tmp_path)
     found = [f for f in report["findings"] if f["slug"] == "unsupported-python"]
     assert [f["severity"] for f in found] == ["error"]
     assert "MarkupSafe 3.0.3 was built for cp311-cp311-" in found[0]["message"]
-    report = check_json("--python", py311, env=env, cwd=tmp_path)
+    # The same folder on PYTHONPATH: the cause is the variable, and reinstalling would not help.
+    env = {**PLAIN, "PYTHONPATH": str(target)}
+    report = check_json("--python", py312, env=env, cwd=tmp_path)
     assert "unsupported-python" not in slugs(report)
+    (f,) = [f for f in report["findings"] if f["slug"] == "pythonpath-pollution"]
+    assert "for Python 3.11, this is 3.12" in f["message"]
+    venv311 = make_venv(tmp_path / "venv311", py311)  # the Python it was built for: a fine extra folder
+    report = check_json("--python", str(venv_python(venv311)), env=env, cwd=tmp_path)
+    assert "unsupported-python" not in slugs(report) and "pythonpath-pollution" not in slugs(report)

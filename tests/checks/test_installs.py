@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Callable
+from typing import Callable, List
 
-from ..builders import PLAIN
+from ..builders import PLAIN, findings, snapshot
 from ..conftest import check_json, pip_install, site_packages, slugs, venv_python
 
 
@@ -26,9 +28,18 @@ def test_two_copies_of_one_distribution(venv_factory: Callable[..., Path], tmp_p
     venv = venv_factory(["six==1.17.0"])
     extra = tmp_path / "extra"
     pip_install(venv_python(venv), "six==1.16.0", target=extra)
-    report = check_json("--python", str(venv_python(venv)), env={**PLAIN, "PYTHONPATH": str(extra)}, cwd=tmp_path)
+    # A second dist-info in the same site-packages (an interrupted or forced reinstall).
+    old = next(extra.glob("six-*.dist-info"))
+    shutil.copytree(old, site_packages(venv) / old.name)
+    report = check_json("--python", str(venv_python(venv)), env=PLAIN, cwd=tmp_path)
     found = [f for f in report["findings"] if f["slug"] == "duplicate-install"]
     assert len(found) == 1 and "six is installed 2 times: 1.16.0, 1.17.0" in found[0]["message"]
+    # The files on the import path are 1.17.0's (RECORD hashes), not the first dist-info's.
+    assert "(1.17.0 is imported)" in found[0]["message"]
+    # Another copy on PYTHONPATH is pythonpath-pollution's to name, with its precedence.
+    shutil.rmtree(site_packages(venv) / old.name)
+    polluted = check_json("--python", str(venv_python(venv)), env={**PLAIN, "PYTHONPATH": str(extra)}, cwd=tmp_path)
+    assert "duplicate-install" not in slugs(polluted) and "pythonpath-pollution" in slugs(polluted)
     assert "duplicate-install" not in slugs(check_json("--python", str(venv_python(venv)), env=PLAIN, cwd=tmp_path))
 
 
@@ -83,3 +94,66 @@ def test_broken_metadata_is_a_finding_not_a_crash(venv_factory: Callable[..., Pa
                           capture_output=True, text=True, env={**os.environ, **PLAIN}, cwd=tmp_path)
     assert done.returncode in (0, 1) and "Traceback" not in done.stderr
     assert "METADATA has no Name" in done.stdout
+
+
+def interrupted_upgrade(site: Path, package: str) -> List[Path]:
+    """What pip leaves when an upgrade is cut short after stashing the old copy: the package
+    folder and its dist-info renamed with ~ for the first letter (pip's AdjacentTempDirectory)."""
+    out = []
+    for src in [site / package, *site.glob(f"{package}-*.dist-info")]:
+        dst = site / ("~" + src.name[1:])
+        shutil.copytree(src, dst)
+        out.append(dst)
+    return out
+
+
+def pip_list(python: Path) -> subprocess.CompletedProcess:  # type: ignore[type-arg]
+    return subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "list"],
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_pip_leftovers_found_and_removed_by_the_printed_fix(venv_factory: Callable[..., Path],
+                                                             tmp_path: Path) -> None:
+    venv = venv_factory(["idna==3.10"])
+    site = site_packages(venv)
+    interrupted_upgrade(site, "idna")
+    assert "Ignoring invalid distribution ~dna" in pip_list(venv_python(venv)).stderr  # pip sees them too
+    report = check_json("--python", str(venv_python(venv)), env=PLAIN, cwd=tmp_path)
+    (f,) = [x for x in report["findings"] if x["slug"] == "pip-leftovers"]
+    assert f["severity"] == "warning"
+    assert "left 2 folder(s)" in f["message"] and "~dna, ~dna-3.10.dist-info" in f["message"]
+    assert "duplicate-install" not in slugs(report)  # not "uninstall idna until none is left"
+    (cmd,) = re.findall(r"`([^`]+)`", f["fix"])
+    assert cmd.startswith("rm -rf ")
+    subprocess.run(["bash", "-c", cmd], check=True)
+    assert "invalid distribution" not in pip_list(venv_python(venv)).stderr
+    assert "pip-leftovers" not in slugs(check_json("--python", str(venv_python(venv)), env=PLAIN, cwd=tmp_path))
+
+
+def test_pip_leftovers_of_an_interrupted_uninstall_are_an_error(venv_factory: Callable[..., Path],
+                                                                 tmp_path: Path) -> None:
+    venv = venv_factory(["idna==3.10"])
+    site = site_packages(venv)
+    interrupted_upgrade(site, "idna")
+    shutil.rmtree(site / "idna")  # the real copy was already gone when the run stopped
+    shutil.rmtree(next(site.glob("idna-*.dist-info")))
+    broken = subprocess.run([str(venv_python(venv)), "-c", "import idna"], capture_output=True, text=True)
+    assert broken.returncode != 0
+    report = check_json("--python", str(venv_python(venv)), env=PLAIN, cwd=tmp_path)
+    (f,) = [x for x in report["findings"] if x["slug"] == "pip-leftovers"]
+    assert f["severity"] == "error" and "no installed package matches ~dna" in f["message"]
+    assert "install the package again" in f["fix"]
+
+
+def test_pip_leftovers_is_quiet_when_healthy(venv_factory: Callable[..., Path], tmp_path: Path) -> None:
+    venv = venv_factory(["idna==3.10"])
+    assert "pip-leftovers" not in slugs(check_json("--python", str(venv_python(venv)), env=PLAIN, cwd=tmp_path))
+
+
+def test_pip_leftovers_fix_keeps_home_expandable() -> None:
+    snap = snapshot(host__home="/home/u", leftovers=("/home/u/.local/lib/python3.11/site-packages/~orch",
+                                                     "/opt/my env/site-packages/~umpy"))
+    (fix,) = [f.fix for f in findings(snap, "pip-leftovers") if "~orch" in f.message]
+    assert fix.startswith("Remove them: `rm -rf ~/.local/lib/python3.11/site-packages/~orch`")
+    (fix2,) = [f.fix for f in findings(snap, "pip-leftovers") if "~umpy" in f.message]
+    assert "rm -rf '/opt/my env/site-packages/~umpy'" in fix2

@@ -7,6 +7,7 @@ from typing import Iterable, Iterator, List, Optional, Set, Tuple
 from packaging.tags import Tag, compatible_tags, cpython_tags, generic_tags, mac_platforms, parse_tag
 
 from dldoctor.checks import check, finding
+from dldoctor.checks._layers import delegated, is_user_site, under_pythonpath
 from dldoctor.checks._util import env_of_interpreter, is_within
 from dldoctor.model import Finding
 from dldoctor.snapshot.model import Snapshot
@@ -19,6 +20,8 @@ def shadowed_module(snap: Snapshot) -> Iterator[Finding]:
         # Another installed copy first on sys.path is duplicate-install's business.
         if any(is_within(snap, sh.path, loc) and sh.module == m for loc, m in owners):
             continue
+        if under_pythonpath(snap, sh.path) or is_user_site(snap, sh.path.rsplit(sh.module, 1)[0]):
+            continue  # pythonpath-pollution / user-site-shadowing name it with its precedence
         where = "in the working folder" if sh.in_cwd else "earlier on sys.path"
         yield finding(
             "shadowed-module",
@@ -132,6 +135,8 @@ def unsupported_python(snap: Snapshot) -> Iterator[Finding]:
     interp = snap.interpreter
     for d in snap.distributions:
         theirs = _wheel_tags(d.tags)
+        if delegated(snap, d.location):
+            continue  # another Python's folder on PYTHONPATH: reinstalling here would not help
         if not theirs or theirs & ours:
             continue
         built_for = ", ".join(sorted(d.tags)[:3])

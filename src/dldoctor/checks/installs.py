@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
+import shlex
 from typing import Dict, Iterator, List
 
 from packaging.utils import canonicalize_name
 
 from dldoctor.checks import check, finding
+from dldoctor.checks._layers import delegated
+from dldoctor.checks._util import norm
 from dldoctor.conditions.frameworks import conda_names
 from dldoctor.model import Finding, Severity
 from dldoctor.snapshot.model import Distribution, Snapshot
@@ -23,13 +27,15 @@ def duplicate_install(snap: Snapshot) -> Iterator[Finding]:
         # sys.path: same version, same code, one install.
         dists = [d for d in dists if not (d.kind == "egg-info" and d.version in editable)]
         if len(dists) > 1:
-            first = dists[0]
+            if delegated(snap, dists[0].location):
+                continue  # a PYTHONPATH or user-site copy wins: pythonpath/user-site checks name it
+            imported = imported_copy(snap, dists)
             yield finding(
                 "duplicate-install",
-                f"{first.name} is installed {len(dists)} times: "
-                + ", ".join(d.version or "?" for d in dists) + f" (the first, {first.version}, is imported)",
+                f"{imported.name} is installed {len(dists)} times: "
+                + ", ".join(d.version or "?" for d in dists) + f" ({imported.version} is imported)",
                 [(f"copy {i + 1}", f"{d.version} at {d.metadata_dir}") for i, d in enumerate(dists)],
-                fix=f"Run `python -m pip uninstall {first.name}` until none is left, then install one version.",
+                fix=_dedupe_fix(snap, imported, dists),
                 snapshot=snap,
             )
     conda = set(snap.conda_packages)
@@ -51,6 +57,27 @@ def duplicate_install(snap: Snapshot) -> Iterator[Finding]:
                 snapshot=snap,
                 severity=Severity.WARNING,
             )
+
+
+def imported_copy(snap: Snapshot, dists: List[Distribution]) -> Distribution:
+    """The copy whose files ``import`` reaches: the first folder on sys.path that holds one,
+    and in that folder the dist-info whose RECORD hashes match the files on disk."""
+    first = norm(snap, dists[0].location)
+    here = [d for d in dists if norm(snap, d.location) == first]
+    return max(here, key=lambda d: d.matching_files or 0)
+
+
+def _dedupe_fix(snap: Snapshot, imported: Distribution, dists: List[Distribution]) -> str:
+    """Two dist-infos in one folder: pip uninstall removes one dist-info and the files of its
+    RECORD, which the other one shares, so uninstall twice and install once; copies in other
+    folders are removed with the interpreter the folder belongs to."""
+    name, py = imported.name, snap.interpreter.executable
+    stale = [d for d in dists if d is not imported]
+    if all(norm(snap, d.location) == norm(snap, imported.location) for d in stale):
+        return (f"Run `{py} -m pip uninstall -y {name}` {len(dists)} times (one per dist-info), "
+                f"then `{py} -m pip install --no-deps {name}=={imported.version}`.")
+    return (f"Keep one copy: remove {', '.join(d.metadata_dir for d in stale)} with the pip of the environment "
+            f"it belongs to, then `{py} -m pip install --force-reinstall --no-deps {name}=={imported.version}`.")
 
 
 @check("corrupt-install")
@@ -80,3 +107,46 @@ def corrupt_install(snap: Snapshot) -> Iterator[Finding]:
                 snapshot=snap,
                 severity=Severity.WARNING,
             )
+
+
+def _shell_path(snap: Snapshot, path: str) -> str:
+    """A path as a shell word that still works after home is shown as ``~``: the home part
+    stays outside quotes so the shell expands it."""
+    if snap.host.os == "windows":
+        return "'" + path.replace("'", "''") + "'"
+    home = snap.host.home.rstrip("/")
+    rest, lead = path, ""
+    if home and path.startswith(home + "/"):
+        lead, rest = "~/", path[len(home) + 1:]
+    # ~ inside a word is literal to the shell (only a leading one expands), so ~orch stays bare.
+    return lead + (rest if re.fullmatch(r"[\w@%+=:,./-][\w@%+=:,./~-]*", rest) else shlex.quote(rest))
+
+
+@check("pip-leftovers")
+def pip_leftovers(snap: Snapshot) -> Iterator[Finding]:
+    by_folder: Dict[str, List[str]] = {}
+    for path in snap.leftovers:
+        by_folder.setdefault(path.replace("\\", "/").rpartition("/")[0], []).append(path)
+    names = {n.lower() for d in snap.distributions for n in (*d.top_level, d.name.replace("-", "_"))}
+    for folder, paths in by_folder.items():
+        stems = sorted({p.replace("\\", "/").rsplit("/", 1)[-1].split("-")[0] for p in paths})
+        # pip stashes NAME as ~AME: an installed name of the same length and tail is the one
+        # the interrupted run was replacing; none means that package may be gone.
+        gone = [s for s in stems if not any(len(n) == len(s) and n.endswith(s[1:].lower()) for n in names)]
+        shown = ", ".join(p.replace("\\", "/").rsplit("/", 1)[-1] for p in paths[:6])
+        if snap.host.os == "windows":
+            cmd = "Remove-Item -Recurse -Force " + ", ".join(_shell_path(snap, p) for p in paths)
+        else:
+            cmd = "rm -rf " + " ".join(_shell_path(snap, p) for p in paths)
+        message = f"an interrupted pip run left {len(paths)} folder(s) in {folder}: " \
+            f"{shown} (pip warns: Ignoring invalid distribution -{stems[0][1:]})"
+        if gone:
+            message += f"; no installed package matches {', '.join(gone)}: the run may have removed it"
+        yield finding(
+            "pip-leftovers",
+            message,
+            [("leftover", p) for p in paths[:10]],
+            fix=f"Remove them: `{cmd}`" + (", then install the package again" if gone else "") + ".",
+            snapshot=snap,
+            severity=Severity.ERROR if gone else Severity.WARNING,
+        )

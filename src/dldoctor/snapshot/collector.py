@@ -114,6 +114,30 @@ def interpreter(cwd):
         "cwd": cwd,
         "user_site": user_site,
         "stdlib_dirs": stdlib_dirs(),
+        "markers": marker_environment(),
+    }
+
+
+def marker_environment():
+    """PEP 508's marker variables as this interpreter's pip evaluates them (packaging's
+    default_environment, rebuilt with the stdlib): Requires-Dist markers are judged in the
+    target, not in dldoctor's own Python."""
+    impl = sys.implementation
+    iver = "%d.%d.%d" % tuple(impl.version[:3])
+    if impl.version.releaselevel != "final":
+        iver += impl.version.releaselevel[0] + str(impl.version.serial)
+    return {
+        "implementation_name": impl.name,
+        "implementation_version": iver,
+        "os_name": os.name,
+        "platform_machine": platform.machine(),
+        "platform_release": platform.release(),
+        "platform_system": platform.system(),
+        "platform_version": platform.version(),
+        "python_full_version": platform.python_version(),
+        "platform_python_implementation": platform.python_implementation(),
+        "python_version": ".".join(platform.python_version_tuple()[:2]),
+        "sys_platform": sys.platform,
     }
 
 
@@ -340,12 +364,48 @@ def distributions(verify_hashes, errors):
             errors.append("cannot list %s: %s" % (location, exc.strerror or exc))
             continue
         for entry in entries:
+            if entry.startswith("~"):  # pip's stash of an interrupted run: pip_leftovers
+                continue
             if entry.endswith((".dist-info", ".egg-info")) and os.path.isdir(os.path.join(location, entry)):
                 try:
                     out.append(distribution(location, entry, verify_hashes))
                 except Exception as exc:
                     errors.append("cannot read %s: %r" % (os.path.join(location, entry), exc))
     return out
+
+
+MAX_OWNED_FILES = 40  # files hashed per duplicate dist-info to tell whose files are on disk
+
+
+def matching_files(dist):
+    """How many of the first files this dist-info's RECORD lists (its code, not metadata) are
+    on disk with the hash RECORD gives: of two dist-infos of one package in one folder, the
+    files that import are the ones whose hashes match, whichever dist-info sorts first."""
+    try:
+        text = read_text(os.path.join(dist["metadata_dir"], "RECORD"), 64 << 20)
+    except OSError:
+        return 0
+    hits = checked = 0
+    for row in csv.reader(io.StringIO(text)):
+        if checked >= MAX_OWNED_FILES:
+            break
+        if len(row) < 2 or not row[1] or ".dist-info/" in row[0] or row[0].endswith(".pyc"):
+            continue
+        algo, _, want = row[1].partition("=")
+        checked += 1
+        if file_digest(os.path.join(dist["location"], row[0]), algo) == want:
+            hits += 1
+    return hits
+
+
+def mark_duplicates(dists):
+    groups = {}  # type: dict
+    for d in dists:
+        groups.setdefault(re.sub(r"[-_.]+", "-", d["name"]).lower(), []).append(d)
+    for group in groups.values():
+        if len(group) > 1:
+            for d in group:
+                d["matching_files"] = matching_files(d) if d["kind"] == "dist-info" else None
 
 
 def literal_assignments(path):
@@ -687,6 +747,59 @@ def search_path_entries(system, dists):
     return out
 
 
+ABI_TAG = re.compile(r"\.(cpython-[0-9]+[a-z]*|cp[0-9]+[a-z]*)[-.]", re.IGNORECASE)
+CHECKOUT_MARKERS = ("setup.py", "pyproject.toml", ".git")
+MAX_LISTED = 2000  # names read per PYTHONPATH folder (top level and one level down)
+
+
+def python_path_entries(cache):
+    """Each PYTHONPATH folder with what tells another Python or environment apart: the env it
+    lies in, the interpreter tags of its compiled modules (``cpython-39``, ``cp39``) and a
+    source-checkout marker in it or its parent. PYTHONPATH goes before site-packages, so
+    whatever it holds wins over the environment's own copies."""
+    out = []
+    value = os.environ.get("PYTHONPATH", "")
+    for index, folder in enumerate(value.split(os.pathsep)):
+        if not folder:
+            continue
+        entry = {"path": folder, "index": index, "exists": os.path.isdir(folder), "env_root": None,
+                 "abi_tags": [], "checkout": ""}
+        if entry["exists"]:
+            entry["env_root"] = env_root(folder)
+            tags, seen = set(), 0
+            for name in sorted(list_dir(folder, cache)):
+                names = [name]
+                sub = os.path.join(folder, name)
+                if seen < MAX_LISTED and os.path.isdir(sub):
+                    names += sorted(list_dir(sub, cache))
+                for n in names[: MAX_LISTED - seen]:
+                    m = ABI_TAG.search(n) if NATIVE_RE.search(n) else None
+                    if m:
+                        tags.add(m.group(1).lower())
+                seen += len(names)
+                if seen >= MAX_LISTED:
+                    break
+            entry["abi_tags"] = sorted(tags)
+            for base in (folder, os.path.dirname(os.path.abspath(folder))):
+                hit = [m for m in CHECKOUT_MARKERS if m in list_dir(base, cache)]
+                if hit:
+                    entry["checkout"] = os.path.join(base, hit[0])
+                    break
+        out.append(entry)
+    return out
+
+
+def pip_leftovers(cache):
+    """``~name`` entries pip leaves in a site folder when an install or uninstall is cut
+    short (its stash of the old copy is the name with the first letter replaced by ~)."""
+    out = []
+    for location in site_dirs():
+        for name in sorted(list_dir(location, cache)):
+            if name.startswith("~"):
+                out.append(os.path.join(location, name))
+    return out
+
+
 def conda_meta(prefix):
     folder = os.path.join(prefix, "conda-meta")
     names = []
@@ -702,7 +815,9 @@ def main(argv):
     config = json.loads(argv[2]) if len(argv) > 2 else {}
     errors = []  # type: list
     cwd = os.getcwd()
+    listings = {}  # type: dict
     dists = distributions(bool(config.get("verify_hashes")), errors)
+    mark_duplicates(dists)
     add_framework_imports(dists, config.get("frameworks", []), set(config.get("known_importers", [])))
     facts = {
         "collector_version": COLLECTOR_VERSION,
@@ -715,6 +830,8 @@ def main(argv):
         "path_tools": path_tools(),
         "conda_packages": conda_meta(sys.prefix),
         "search_path": search_path_entries(host()["os"], dists),
+        "python_path": python_path_entries(listings),
+        "leftovers": pip_leftovers(listings),
         "errors": errors,
     }
     with open(out_path, "w", encoding="utf-8") as fh:

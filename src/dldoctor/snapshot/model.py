@@ -82,6 +82,7 @@ class Interpreter:
     cwd: str = ""
     user_site: Optional[str] = None
     stdlib_dirs: Tuple[str, ...] = ()
+    markers: Dict[str, str] = dataclasses.field(default_factory=dict)  # PEP 508 marker environment
 
 
 @dataclasses.dataclass(frozen=True)
@@ -120,7 +121,9 @@ class Distribution:
     ``native_libs`` the RECORD entries that are native libraries or extension modules
     (``.so[.N]``, ``.dll``, ``.pyd``, ``.dylib``), relative to ``location`` with RECORD's
     forward slashes; ``kind`` is ``dist-info`` or ``egg-info``; ``problem`` says why its
-    metadata could not be read ("" when it could).
+    metadata could not be read ("" when it could); ``matching_files`` (only when one
+    name is installed more than once) how many of its first RECORD files are on disk with
+    their recorded hash: the copy whose files are really there.
     """
 
     name: str
@@ -137,6 +140,7 @@ class Distribution:
     native_libs: Tuple[str, ...] = ()
     framework_imports: Tuple[FrameworkImport, ...] = ()
     problem: str = ""
+    matching_files: Optional[int] = None  # only for duplicates: its RECORD files on disk with their hash
 
 
 @dataclasses.dataclass(frozen=True)
@@ -186,6 +190,21 @@ class SearchPathEntry:
 
 
 @dataclasses.dataclass(frozen=True)
+class PythonPathEntry:
+    """One folder of PYTHONPATH (``index`` in the variable): it goes before site-packages on
+    sys.path, so what it holds wins. ``env_root``: the Python environment it lies in;
+    ``abi_tags``: interpreter tags of the compiled modules in it (``cpython-39``, ``cp39``);
+    ``checkout``: a source-checkout marker (setup.py, pyproject.toml, .git) in it or its parent."""
+
+    path: str
+    index: int = 0
+    exists: bool = False
+    env_root: Optional[str] = None
+    abi_tags: Tuple[str, ...] = ()
+    checkout: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
 class Library:
     """One native library of the environment with its header facts (or why they failed)."""
 
@@ -193,6 +212,7 @@ class Library:
     dist: Optional[str] = None
     info: Optional[Dict[str, Any]] = None
     error: Optional[str] = None
+    numpy_build: Optional[str] = None  # "1" / "2": the NumPy C API it was compiled against (binary.numpy_abi)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -289,6 +309,8 @@ class Snapshot:
     path_tools: Dict[str, PathTool] = dataclasses.field(default_factory=dict)
     conda_packages: Tuple[str, ...] = ()
     search_path: Tuple[SearchPathEntry, ...] = ()
+    python_path: Tuple[PythonPathEntry, ...] = ()
+    leftovers: Tuple[str, ...] = ()  # ``~name`` folders of interrupted pip runs, in site folders
     libraries: Tuple[Library, ...] = ()
     loader: Optional[LoaderFacts] = None  # Linux only; None in older or non-Linux snapshots
     errors: Tuple[str, ...] = ()
