@@ -195,3 +195,22 @@ def test_without_ray_fleet_says_how_to_install_it() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == f"dldoctor: {MISSING}\n"
+
+
+def test_no_usable_interpreter_is_a_row_per_node(ray_cluster: Tuple[Any, Any, Path], tmp_path: Path) -> None:
+    cluster = ray_cluster[0]
+    missing = tmp_path / "no-such-env" / "bin" / "python"
+    done = run_dldoctor("fleet", "--ray", cluster.address, "--python", str(missing), "--format", "json")
+    assert done.returncode == 1, done.stderr
+    doc = json.loads(done.stdout)
+    validate_fleet(doc)
+    assert doc["groups"] == [] and len(doc["failed"]) == 3
+    assert all(str(missing) in f["error"] for f in doc["failed"]), doc["failed"]
+    assert doc["summary"] == "no snapshot could be read; 3 nodes failed"
+
+
+def test_unreachable_cluster_is_one_line_exit_2() -> None:
+    _ray()
+    done = run_dldoctor("fleet", "--ray", "127.0.0.1:1", "--timeout", "5")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == "dldoctor: --ray 127.0.0.1:1: cannot connect (nothing answers there: Connection refused)\n"

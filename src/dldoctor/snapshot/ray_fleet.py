@@ -75,12 +75,28 @@ def to_snapshot(result: Any) -> Tuple[Optional[Snapshot], str]:
         return None, f"not a dldoctor snapshot ({str(exc)[:200]})"
 
 
+def reachable(address: str, wait: float = 5.0) -> None:
+    """Fail in seconds, with one line, when nothing listens at a HOST:PORT address: Ray
+    itself retries a dead address for minutes. ("auto" and ray:// addresses are Ray's.)"""
+    import socket
+
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit() or "://" in address:
+        return
+    try:
+        socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout=wait).close()
+    except OSError as exc:
+        raise DldoctorError(f"--ray {address}: cannot connect (nothing answers there: "
+                            f"{exc.strerror or type(exc).__name__})") from None
+
+
 def collect_ray(address: str, python: Optional[str] = None, timeout: float = 300.0) -> List[Row]:
     ray = import_ray()
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
     started = not ray.is_initialized()
     if started:
+        reachable(address)
         try:
             ray.init(address=address, logging_level="ERROR", log_to_driver=False, configure_logging=False)
         except Exception as exc:  # ConnectionError, ValueError (bad address), RuntimeError ...
