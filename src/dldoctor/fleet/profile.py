@@ -136,9 +136,15 @@ def graph_inputs(snap: Snapshot, norm: Normaliser) -> Hashable:
     libs = tuple(
         (x.path, x.error, tuple(sorted((k, str(v)) for k, v in (x.info or {}).items() if k != "path")))
         for x in (*snap.libraries, *loader.outside))
+    search = tuple((e.var, e.path) for e in snap.search_path)
+    # The working folder matters only to a relative search folder (ld.so resolves it from there).
+    folders = [e.path for e in snap.search_path]
+    for x in (*snap.libraries, *loader.outside):
+        folders += [str(p) for k in ("rpath", "runpath") for p in (x.info or {}).get(k) or ()]
+    relative = any(f and not f.startswith(("/", "$ORIGIN", "${ORIGIN}")) for f in folders)
     return (libs, tuple(sorted(loader.sizes.items())), tuple(sorted(loader.cache.items())),
             tuple(sorted(loader.realpaths.items())), tuple(sorted(loader.digests.items())), loader.default_dirs,
-            loader.lib, tuple((e.var, e.path) for e in snap.search_path), snap.interpreter.cwd, snap.host.machine,
+            loader.lib, search, snap.interpreter.cwd if relative else "", snap.host.machine,
             snap.interpreter.bits, tuple((d.name, d.location, d.native_libs) for d in snap.distributions),
             tuple(norm.roots))
 
