@@ -18,7 +18,7 @@ from typing import Dict, List, Sequence, Tuple
 from urllib.parse import quote
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from dldoctor import conditions
@@ -118,6 +118,8 @@ def test_token_shapes_vanish_whatever_surrounds_them(body: str, prefix: str, bef
        password=st.text(st.characters(blacklist_categories=("Cs", "Zs", "Cc"),
                                       blacklist_characters="/?#\"'<>`\\"), min_size=6, max_size=20),
        bare=st.booleans())
+@example(user="0", password="00000@", bare=False)  # a password ending in '@': '@@' before the host
+@example(user="u", password="@start", bare=True)
 def test_url_credentials_vanish_even_with_at_signs_in_them(user: str, password: str, bare: bool) -> None:
     userinfo = password if bare else f"{user}:{password}"
     out = redact_output(f"fetch https://{userinfo}@host.example/simple/x")

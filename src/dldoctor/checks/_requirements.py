@@ -10,14 +10,15 @@ imported) and extras are not assumed installed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Iterator, Optional
+from functools import lru_cache
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from packaging.markers import UndefinedEnvironmentName
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
-from dldoctor.snapshot.model import Distribution, Snapshot
+from dldoctor.snapshot.model import VIRTUAL_INSTALLER, Distribution, Snapshot
 
 _SYS_PLATFORM = {"windows": "win32", "linux": "linux", "macos": "darwin"}
 _SYSTEM = {"windows": "Windows", "linux": "Linux", "macos": "Darwin"}
@@ -86,24 +87,52 @@ def fits(version: str, requirement: Requirement) -> bool:
         return True  # a version pip cannot parse: pip check cannot judge it either
 
 
+@lru_cache(maxsize=8192)
+def parse(text: str) -> Optional[Requirement]:
+    """One Requires-Dist line (None when pip could not parse it either)."""
+    try:
+        return Requirement(text)
+    except (InvalidRequirement, ValueError):
+        return None
+
+
+# The checks of one snapshot ask the same question several times (requirement-conflict,
+# companion-mismatch, numpy-abi-mismatch, missing-shared-library): answer it once.
+_LAST: List[Tuple[Snapshot, Tuple[Unmet, ...]]] = []
+
+
 def unmet_requirements(snap: Snapshot) -> Iterator[Unmet]:
     """Every requirement of an installed distribution that is missing or excluded."""
+    if not (_LAST and _LAST[0][0] is snap):
+        _LAST[:] = [(snap, tuple(_unmet(snap)))]
+    return iter(_LAST[0][1])
+
+
+def _unmet(snap: Snapshot) -> Iterator[Unmet]:
     env = marker_environment(snap)
     env["extra"] = ""
+    installed = {canonicalize_name(d.name): d for d in reversed(snap.distributions)}  # the first copy wins
     for dist in imported(snap):
         for text in dist.requires:
+            req = parse(text)
+            if req is None:
+                continue
             try:
-                req = Requirement(text)
                 if req.marker is not None and not req.marker.evaluate(env):
                     continue
-            except (InvalidRequirement, UndefinedEnvironmentName, ValueError):
+            except (UndefinedEnvironmentName, ValueError, TypeError, AttributeError):  # a malformed snapshot
                 continue
-            have = snap.distribution(req.name)
+            have = installed.get(canonicalize_name(req.name))
+            if have is None and dist.installer == VIRTUAL_INSTALLER:
+                continue  # a wheel set is a plan: pip fetches what it leaves out; only versions in it can conflict
             if have is None or not fits(have.version, req):
                 yield Unmet(dist, req, have)
 
 
 def import_name(dist: Distribution) -> str:
     """The module ``import`` names for a distribution: its first public top-level name."""
+    own = canonicalize_name(dist.name).replace("-", "_")
+    if own in dist.top_level:
+        return own
     public = [t for t in dist.top_level if t and not t.startswith("_")]
-    return public[0] if public else canonicalize_name(dist.name).replace("-", "_")
+    return public[0] if public else own

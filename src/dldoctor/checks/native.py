@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
+from packaging.utils import canonicalize_name
+
 from dldoctor.checks import check, finding
+from dldoctor.checks._companions import explained_dists
 from dldoctor.checks._native_graph import (
     EnvGraphs,
     basename,
@@ -69,8 +72,11 @@ def missing_shared_library(snap: Snapshot) -> Iterator[Finding]:
         for edge in graph.edges:
             if edge.resolution.rule == NOT_FOUND:
                 tried.setdefault((edge.requester, edge.resolution.name), edge.resolution.tried)
+    # A satellite built for another torch (or CUDA variant) misses torch's and CUDA's names
+    # by construction: companion-mismatch states that one cause, with these names as evidence.
+    explained = set(explained_dists(snap))
     for (requester, name), roots in sorted(_roots_by_edge(g, (NOT_FOUND,)).items()):
-        if _provided_by_interpreter(name):
+        if _provided_by_interpreter(name) or canonicalize_name(_dist(g, requester)) in explained:
             continue
         via = [r for r in dict.fromkeys(roots) if r != requester]
         yield finding(
@@ -216,11 +222,15 @@ def _needers(snap: Snapshot, name: str) -> List[str]:
 def dll_version_conflict(snap: Snapshot) -> Iterator[Finding]:
     """One load name, different content, in several packages: the first package imported
     loads its copy and every later request by that name reuses it (ld.so matches a loaded
-    SONAME; Windows matches a loaded module's base name)."""
+    SONAME; Windows matches a loaded module's base name). An extension module is imported by
+    its path, which never matches another file: two packages' ``_qhull`` modules are two
+    modules, unless a library asks for one by name."""
+    needed = {_fold(snap, str(n)) for x in snap.libraries for n in (x.info or {}).get("needed", ())}
     groups: Dict[str, List[Library]] = {}
     for lib in snap.libraries:
-        if lib.info is not None and lib.dist:
-            groups.setdefault(_fold(snap, load_name(lib)), []).append(lib)
+        key = _fold(snap, load_name(lib))
+        if lib.info is not None and lib.dist and (key in needed or not is_extension(lib.path)):
+            groups.setdefault(key, []).append(lib)
     for copies in groups.values():
         if len({c.dist for c in copies}) < 2:
             continue

@@ -110,6 +110,11 @@ class FrameworkImport:
     guarded: bool = False  # inside try: (an ImportError is caught, other failures are not)
 
 
+#: ``Distribution.installer`` of a wheel in a virtual install (``dldoctor wheels``): a planned
+#: install, where pip would still fetch from the index whatever the set leaves out.
+VIRTUAL_INSTALLER = "dldoctor-virtual"
+
+
 @dataclasses.dataclass(frozen=True)
 class Distribution:
     """One installed distribution, as its metadata folder and RECORD describe it.

@@ -22,6 +22,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from dldoctor._version import __version__
 from dldoctor.conditions.windows import SystemProfile, load_profile, load_vc_runtime, load_windows_dll_data
 from dldoctor.snapshot.model import (
+    VIRTUAL_INSTALLER,
     Distribution,
     Framework,
     Gpu,
@@ -36,8 +37,6 @@ from dldoctor.snapshot.model import (
 from dldoctor.wheelset.extract import HeaderCache
 from dldoctor.wheelset.tree import PYTHON, SYSTEM, VirtualFile, VirtualTree, stub
 from dldoctor.wheelset.wheel import Layout, Wheel, read_text_member, read_wheel
-
-VIRTUAL_INSTALLER = "dldoctor-virtual"
 
 
 @dataclass(frozen=True)
