@@ -223,13 +223,17 @@ def read_json(name: str, label: Optional[str] = None, invalid: str = "not valid 
     Raises :class:`InputError` when unreadable, too large, or not JSON (one line each;
     ``invalid`` starts the line for text that does not parse).
     """
-    import json
-
     label = label or ("stdin" if name == "-" else name)
     got = read_capped(name, label, limit)
     if got.skipped:
         raise InputError(label, f"larger than {_size(limit)}; not read")
-    data = got.data
+    return loads_bounded(got.data, label, invalid, max_values)
+
+
+def loads_bounded(data: bytes, label: str, invalid: str = "not valid JSON", max_values: int = MAX_JSON_VALUES) -> Any:
+    """Parse JSON bytes already read (bounded) when their number of values is bounded too."""
+    import json
+
     # Every JSON value but the first of a container follows a comma; containers open once.
     values = data.count(b",") + data.count(b"[") + data.count(b"{") + 1
     if values > max_values:

@@ -29,6 +29,8 @@ COMMANDS = {
     "probe": "import modules for real in the target interpreter and report what broke",
     "lint": "find multiprocessing / CUDA IPC / import pitfalls in Python files and notebooks",
     "wheels": "check a set of wheels as if installed on a (foreign) platform, before installing",
+    "diff": "compare two environments (snapshots or interpreters): the differences that can explain a failure",
+    "fleet": "judge many machines' snapshots together (a folder, or a Ray cluster): who differs, and how",
     "rules": "list known conditions, or explain one (by code or slug)",
 }
 SUBCOMMANDS = tuple(COMMANDS)

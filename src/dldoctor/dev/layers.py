@@ -33,7 +33,8 @@ LAYERS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
     # everything that reads the machine, and the supervisor every process in a patient runs under
     ("snapshot", ("dldoctor.snapshot", "dldoctor.interpreter", "dldoctor.supervise")),
     ("analysis", ("dldoctor.checks", "dldoctor.explainer", "dldoctor.lint")),  # judge values
-    ("orchestration", ("dldoctor.wheelset", "dldoctor.probe", "dldoctor.report", "dldoctor.detection")),
+    ("orchestration", ("dldoctor.wheelset", "dldoctor.probe", "dldoctor.report", "dldoctor.detection",
+                       "dldoctor.fleet")),
     ("render", ("dldoctor.render",)),  # values -> text; nothing else formats output
     ("face", ("dldoctor.cli", "dldoctor.docs", "dldoctor.dev", "dldoctor.__main__", "dldoctor")),
 )
