@@ -130,8 +130,9 @@ def release_matches(
             out.append((entry, BOTH, f"{entry['dist']} {entry['specifier']} and {marked[0]}"))
         elif listed and failed:
             out.append((entry, RELEASE, f"{entry['dist']} {entry['specifier']}"))
-        elif marked:
-            out.append((entry, entry.get("alone", MARK), marked[0]))
+        elif marked:  # each mark is a separate clue (a library, a path shape): noisy-or
+            alone = float(entry.get("alone", MARK))
+            out.append((entry, round(1.0 - (1.0 - alone) ** len(marked), 4), marked[0]))
     return out
 
 

@@ -133,6 +133,8 @@ def _apply_releases(cand: Candidate, facts: Facts) -> Candidate:
                        evidence=(*cand.evidence, ("torch_version", reason)))
     if any(h.signature.startswith("release-") and h.signature != "release-torch" for h in cand.hits):
         return cand
+    if "dev" in facts.torch_version or "nightly" in facts.torch_version:
+        return cand  # a nightly build: the table lists releases only, a nightly can break on its own
     reason = f"{facts.torch_version}: not a release the table lists as broken"
     return replace(cand, confidence=cand.confidence * UNLISTED_FACTOR,
                    evidence=(*cand.evidence, ("torch_version", reason)))
