@@ -185,4 +185,5 @@ def run_probes(python: Optional[str] = None, modules: Sequence[str] = (), orders
         torch_cuda=_torch_cuda(gpu_run) if gpu_run is not None else None,
         spawn=_spawn_checks(spawn_run) if spawn_run is not None else (),
         owners_natives=tuple(sorted(owners.natives.items())),
-        cxx_levels=_cxx_levels([*imports, *pairs]), errors=tuple(errors))
+        cxx_levels=_cxx_levels([*imports, *pairs]), errors=tuple(errors),
+        preload=tuple(environ.get("LD_PRELOAD", "").replace(":", " ").split()) if platform == "linux" else ())

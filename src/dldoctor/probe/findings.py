@@ -6,11 +6,13 @@ facts come from the snapshot instead; otherwise the probe report alone is enough
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from dldoctor.checks import finding
+from dldoctor.checks.preload import preload_fix
 from dldoctor.conditions import version_key
 from dldoctor.conditions.probe import arch_supported, min_driver
 from dldoctor.model import Diagnosis, Finding, Severity
@@ -132,6 +134,15 @@ def _order_findings(report: ProbeReport) -> List[Finding]:
     return out
 
 
+def _preloaded(report: ProbeReport, path: str) -> str:
+    """The LD_PRELOAD entry that is ``path`` (by real path or file name), or ""."""
+    real = os.path.realpath(path)
+    for entry in report.preload:
+        if os.path.realpath(entry) == real or ("/" not in entry and Path(path).name == entry):
+            return entry
+    return ""
+
+
 def _all_probes(report: ProbeReport) -> List[ImportProbe]:
     return [*report.imports, *report.pairs]
 
@@ -168,12 +179,16 @@ def _loaded_findings(report: ProbeReport) -> List[Finding]:
                 continue
             seen.add(key3)
             failed = probe.status != OK and "GLIBCXX" in probe.message + probe.stderr_tail
+            preloaded = _preloaded(report, lib.path)
             out.append(_finding(
                 "glibcxx-too-old",
-                f"an older libstdc++ (GLIBCXX_3.4.{mine}) loaded first; "
-                f"{redact_home(newer)} has GLIBCXX_3.4.{lvl}",
+                f"an older libstdc++ (GLIBCXX_3.4.{mine}) loaded first"
+                + (" because LD_PRELOAD loads it before everything else" if preloaded else "")
+                + f"; {redact_home(newer)} has GLIBCXX_3.4.{lvl}",
                 [("probe", f"import {probe.label}"), ("loaded", _lib(lib)),
+                 *((("LD_PRELOAD", p) for p in report.preload) if preloaded else ()),
                  ("newer copy", newer)], report.platform,
+                fix=preload_fix(report.preload, preloaded) if preloaded else "",
                 severity=None if failed else Severity.WARNING))
     return out
 

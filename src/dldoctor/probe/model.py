@@ -136,6 +136,7 @@ class ProbeReport:
     owners_natives: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()  # dist -> its native libs
     cxx_levels: Tuple[Tuple[str, Optional[int]], ...] = ()  # libstdc++ copy -> GLIBCXX_3.4.N
     errors: Tuple[str, ...] = ()
+    preload: Tuple[str, ...] = ()  # LD_PRELOAD of the children: loaded before every DT_NEEDED
 
     def to_dict(self) -> Dict[str, Any]:
         return asdict(self)

@@ -288,6 +288,7 @@ class LoaderFacts:
     lib: str = ""  # what $LIB expands to
     cache: Dict[str, str] = dataclasses.field(default_factory=dict)  # needed name -> cache path
     outside: Tuple[Library, ...] = ()  # files outside the environment a needed name can bind to
+    preload: Tuple[Library, ...] = ()  # LD_PRELOAD's objects: loaded first, they answer their SONAME for all
     realpaths: Dict[str, str] = dataclasses.field(default_factory=dict)  # only where they differ
     sizes: Dict[str, int] = dataclasses.field(default_factory=dict)  # path -> bytes
     digests: Dict[str, str] = dataclasses.field(default_factory=dict)  # same-name copies only
