@@ -307,6 +307,7 @@ class Snapshot:
     shadows: Tuple[Shadow, ...] = ()
     path_tools: Dict[str, PathTool] = dataclasses.field(default_factory=dict)
     conda_packages: Tuple[str, ...] = ()
+    conda_versions: Dict[str, str] = dataclasses.field(default_factory=dict)  # conda package -> version
     search_path: Tuple[SearchPathEntry, ...] = ()
     python_path: Tuple[PythonPathEntry, ...] = ()
     leftovers: Tuple[str, ...] = ()  # ``~name`` folders of interrupted pip runs, in site folders
