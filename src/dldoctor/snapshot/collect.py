@@ -17,7 +17,9 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
+
+from packaging.utils import canonicalize_name
 
 from dldoctor._version import __version__
 from dldoctor.conditions.frameworks import framework_table, known_importers
@@ -148,6 +150,29 @@ def _read_header(path: str, dist: Optional[str]) -> Library:
         return Library(path=path, dist=dist, error=str(exc))
 
 
+def _numpy_users(snap: Snapshot) -> Set[str]:
+    """Distributions whose libraries may use NumPy's C API: those that require numpy (any
+    marker, any extra) and the frameworks; none at all when numpy is not installed."""
+    if snap.distribution("numpy") is None:
+        return set()
+    users = {str(canonicalize_name(d)) for row in framework_table() for d in row["dists"]}
+    for d in snap.distributions:
+        if any(re.match(r"numpy\b", r.strip(), re.I) for r in d.requires):
+            users.add(str(canonicalize_name(d.name)))
+    return users - {"numpy"}
+
+
+def _with_numpy_build(lib: Library, users: Set[str]) -> Library:
+    if lib.error or not lib.dist or canonicalize_name(lib.dist) not in users:
+        return lib
+    from dldoctor.binary.numpy_abi import numpy_build
+
+    try:
+        return dataclasses.replace(lib, numpy_build=numpy_build(lib.path))
+    except OSError:
+        return lib
+
+
 def native_libraries(snap: Snapshot) -> List[Tuple[str, Optional[str]]]:
     return [(os.path.normpath(os.path.join(d.location, rel)), d.name)
             for d in snap.distributions for rel in d.native_libs]
@@ -168,6 +193,9 @@ def collect_snapshot(
         libs: List[Library] = []
         if with_headers:
             libs = list(pool.map(lambda pd: _read_header(*pd), native_libraries(snap)))
+            users = _numpy_users(snap)
+            if users:
+                libs = list(pool.map(lambda lib: _with_numpy_build(lib, users), libs))
         gpu: Gpu = gpu_f.result()
     host = dataclasses.replace(snap.host, gpu=gpu)
     windows = None

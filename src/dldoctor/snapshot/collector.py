@@ -114,6 +114,30 @@ def interpreter(cwd):
         "cwd": cwd,
         "user_site": user_site,
         "stdlib_dirs": stdlib_dirs(),
+        "markers": marker_environment(),
+    }
+
+
+def marker_environment():
+    """PEP 508's marker variables as this interpreter's pip evaluates them (packaging's
+    default_environment, rebuilt with the stdlib): Requires-Dist markers are judged in the
+    target, not in dldoctor's own Python."""
+    impl = sys.implementation
+    iver = "%d.%d.%d" % tuple(impl.version[:3])
+    if impl.version.releaselevel != "final":
+        iver += impl.version.releaselevel[0] + str(impl.version.serial)
+    return {
+        "implementation_name": impl.name,
+        "implementation_version": iver,
+        "os_name": os.name,
+        "platform_machine": platform.machine(),
+        "platform_release": platform.release(),
+        "platform_system": platform.system(),
+        "platform_version": platform.version(),
+        "python_full_version": platform.python_version(),
+        "platform_python_implementation": platform.python_implementation(),
+        "python_version": ".".join(platform.python_version_tuple()[:2]),
+        "sys_platform": sys.platform,
     }
 
 

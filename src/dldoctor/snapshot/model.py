@@ -82,6 +82,7 @@ class Interpreter:
     cwd: str = ""
     user_site: Optional[str] = None
     stdlib_dirs: Tuple[str, ...] = ()
+    markers: Dict[str, str] = dataclasses.field(default_factory=dict)  # PEP 508 marker environment
 
 
 @dataclasses.dataclass(frozen=True)
@@ -211,6 +212,7 @@ class Library:
     dist: Optional[str] = None
     info: Optional[Dict[str, Any]] = None
     error: Optional[str] = None
+    numpy_build: Optional[str] = None  # "1" / "2": the NumPy C API it was compiled against (binary.numpy_abi)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,0 +1,109 @@
+"""Requires-Dist as the target's pip sees them (what `pip check` reports).
+
+Markers are evaluated with the marker environment the collector read inside the target
+interpreter (a snapshot of a Python 3.8 venv is judged as 3.8, not as dldoctor's Python);
+older snapshots without it fall back to what the snapshot says of the interpreter and host.
+Like `pip check`, only the first copy of each distribution on sys.path counts (it is the one
+imported) and extras are not assumed installed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, Iterator, Optional
+
+from packaging.markers import UndefinedEnvironmentName
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
+from packaging.version import InvalidVersion, Version
+
+from dldoctor.snapshot.model import Distribution, Snapshot
+
+_SYS_PLATFORM = {"windows": "win32", "linux": "linux", "macos": "darwin"}
+_SYSTEM = {"windows": "Windows", "linux": "Linux", "macos": "Darwin"}
+
+
+def marker_environment(snap: Snapshot) -> Dict[str, str]:
+    """The target's PEP 508 environment (the collector's, else derived from the snapshot)."""
+    if snap.interpreter.markers:
+        return dict(snap.interpreter.markers)
+    info = snap.interpreter.version_info or (3, 0, 0)
+    full = snap.interpreter.version or ".".join(str(p) for p in info[:3])
+    impl = snap.interpreter.implementation or "cpython"
+    return {
+        "implementation_name": impl,
+        "implementation_version": full,
+        "os_name": "nt" if snap.host.os == "windows" else "posix",
+        "platform_machine": snap.host.machine,
+        "platform_release": snap.host.os_release,
+        "platform_system": _SYSTEM.get(snap.host.os, snap.host.os),
+        "platform_version": snap.host.os_version,
+        "python_full_version": full,
+        "platform_python_implementation": "CPython" if impl == "cpython" else impl.capitalize(),
+        "python_version": ".".join(str(p) for p in info[:2]),
+        "sys_platform": _SYS_PLATFORM.get(snap.host.os, snap.host.os),
+    }
+
+
+@dataclass(frozen=True)
+class Unmet:
+    """One requirement of ``dist`` that the environment does not meet."""
+
+    dist: Distribution
+    requirement: Requirement
+    installed: Optional[Distribution]  # None: not installed at all
+
+    @property
+    def name(self) -> str:
+        return canonicalize_name(self.requirement.name)
+
+    @property
+    def spec(self) -> str:
+        """The requirement as pip would take it on a command line: ``tokenizers<0.14,>=0.11.1``."""
+        return f"{self.requirement.name}{self.requirement.specifier}"
+
+    def describe(self) -> str:
+        have = f"{self.installed.version} is installed" if self.installed else "it is not installed"
+        return f"{self.dist.name} {self.dist.version} requires {self.spec}, but {have}"
+
+
+def imported(snap: Snapshot) -> Iterator[Distribution]:
+    """The first copy of each distribution on sys.path: the one Python imports."""
+    seen = set()
+    for d in snap.distributions:
+        key = canonicalize_name(d.name)
+        if key not in seen:
+            seen.add(key)
+            yield d
+
+
+def fits(version: str, requirement: Requirement) -> bool:
+    """Whether ``version`` satisfies the requirement's specifier (pre-releases count, as pip
+    check counts them for what is already installed)."""
+    try:
+        return requirement.specifier.contains(Version(version), prereleases=True)
+    except InvalidVersion:
+        return True  # a version pip cannot parse: pip check cannot judge it either
+
+
+def unmet_requirements(snap: Snapshot) -> Iterator[Unmet]:
+    """Every requirement of an installed distribution that is missing or excluded."""
+    env = marker_environment(snap)
+    env["extra"] = ""
+    for dist in imported(snap):
+        for text in dist.requires:
+            try:
+                req = Requirement(text)
+                if req.marker is not None and not req.marker.evaluate(env):
+                    continue
+            except (InvalidRequirement, UndefinedEnvironmentName, ValueError):
+                continue
+            have = snap.distribution(req.name)
+            if have is None or not fits(have.version, req):
+                yield Unmet(dist, req, have)
+
+
+def import_name(dist: Distribution) -> str:
+    """The module ``import`` names for a distribution: its first public top-level name."""
+    public = [t for t in dist.top_level if t and not t.startswith("_")]
+    return public[0] if public else canonicalize_name(dist.name).replace("-", "_")
