@@ -10,6 +10,7 @@ nothing about its architecture, and the loader fails on it rather than looking e
 
 from __future__ import annotations
 
+import posixpath
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from dldoctor.checks import check, finding
@@ -290,18 +291,32 @@ def ld_library_path_wins(snap: Snapshot) -> List[Tuple[str, str, str, str]]:
     return [out[k] for k in sorted(out)]
 
 
+def _drop_from_ld_library_path(snap: Snapshot, folders: List[str]) -> str:
+    """The command that takes ``folders`` out of LD_LIBRARY_PATH and keeps the rest."""
+    drop = {posixpath.normpath(f) for f in folders}
+    keep = [e.path for e in snap.search_path if e.var == "LD_LIBRARY_PATH" and posixpath.normpath(e.path) not in drop]
+    cmd = f"export LD_LIBRARY_PATH={':'.join(keep)}" if keep else "unset LD_LIBRARY_PATH"
+    return (f"Run `{cmd}` (the packages load their own copies through RUNPATH; a toolkit's lib64 on "
+            "LD_LIBRARY_PATH only takes their place), and remove it where LD_LIBRARY_PATH is set.")
+
+
 @check("ld-library-path-override", applies=_linux_facts)
 def ld_library_path_override(snap: Snapshot) -> Iterator[Finding]:
     facts = snap.loader
     digests = facts.digests if facts else {}
-    for winner, wheel_copy, name, requester in ld_library_path_wins(snap):
-        same = digests.get(winner) is not None and digests.get(winner) == digests.get(wheel_copy)
+    wins = ld_library_path_wins(snap)
+    differing = [w for w, c, _, _ in wins if not (digests.get(w) is not None and digests.get(w) == digests.get(c))]
+    fix = _drop_from_ld_library_path(snap, [posixpath.dirname(w) for w in differing])
+    for winner, wheel_copy, name, requester in wins:
+        same = winner not in differing
         dist = next((x.dist for x in snap.libraries if x.path == wheel_copy), None) or "a package"
         yield finding(
             "ld-library-path-override",
             f"LD_LIBRARY_PATH's {winner} wins over {dist}'s own {name}"
             + (" (identical content today)" if same else ""),
-            [("wins", winner), ("shadowed", wheel_copy), ("needed by", requester)],
+            [("wins", winner), ("shadowed", wheel_copy), ("needed by", requester),
+             ("precedence", "LD_LIBRARY_PATH is searched before the needer's RUNPATH")],
+            fix=fix if not same else "",
             snapshot=snap,
             severity=Severity.INFO if same else None,
         )
