@@ -167,3 +167,29 @@ def test_user_site_is_quiet_when_the_venv_has_its_own_copy(tmp_path: Path) -> No
     assert run_import(venv_python(venv), NEW_API + "; import toml", env).returncode == 0
     report = check_json("--python", str(venv_python(venv)), env=env, cwd=tmp_path)
     assert found(report, "user-site-shadowing") == [], found(report, "user-site-shadowing")[0]["message"]
+
+
+def test_pythonhome_of_another_installation_is_named_and_unset(tmp_path: Path) -> None:
+    """PYTHONHOME moves a non-venv interpreter onto another prefix: its own site-packages
+    disappear. The other installation is a prefix whose standard library links to the same
+    files, with its own (nearly empty) site-packages."""
+    base = Path(find_python("3.11"))
+    stdlib = base.parent.parent / "lib" / "python3.11"
+    other = tmp_path / "other"
+    (other / "lib" / "python3.11" / "site-packages").mkdir(parents=True)
+    for entry in stdlib.iterdir():
+        if entry.name != "site-packages":
+            (other / "lib" / "python3.11" / entry.name).symlink_to(entry)
+    own = subprocess.run([str(base), "-s", "-c", "import six"], capture_output=True)
+    assert own.returncode == 0, "this test needs six in pyenv's 3.11 site-packages"
+    env = {**PLAIN, "PYTHONHOME": str(other)}
+    assert run_import(base, "import six", env).returncode != 0
+    report = check_json("--python", str(base), env=env, cwd=tmp_path)
+    (f,) = found(report, "pythonpath-pollution")
+    assert f["message"].startswith(f"PYTHONHOME={other} is set") and f["severity"] == "error"
+    (cmd,) = commands(f["fix"])
+    assert cmd == "unset PYTHONHOME"
+    assert run_import(base, "import six", env, before=cmd).returncode == 0
+    # Its own installation as PYTHONHOME changes nothing: quiet.
+    same = check_json("--python", str(base), env={**PLAIN, "PYTHONHOME": str(base.parent.parent)}, cwd=tmp_path)
+    assert found(same, "pythonpath-pollution") == []
