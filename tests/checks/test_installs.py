@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Callable, List
 
+import pytest
+
 from ..builders import PLAIN, findings, snapshot
 from ..conftest import check_json, find_python, pip_install, site_packages, slugs, venv_python
 
@@ -43,6 +45,7 @@ def test_two_copies_of_one_distribution(venv_factory: Callable[..., Path], tmp_p
     assert "duplicate-install" not in slugs(check_json("--python", str(venv_python(venv)), env=PLAIN, cwd=tmp_path))
 
 
+@pytest.mark.machine
 def test_two_dist_infos_in_one_folder_fixed_by_the_printed_commands(tmp_path: Path) -> None:
     """`pip install --force-reinstall` keeps whichever dist-info pip finds second; the printed fix
     (uninstall once per dist-info, install once) leaves exactly one, run verbatim with the

@@ -10,6 +10,8 @@ import subprocess
 from pathlib import Path
 from typing import Callable, Dict, List, Tuple
 
+import pytest
+
 from ..builders import PLAIN
 from ..conftest import check_json, find_python, pip_install, site_packages, venv_python
 
@@ -132,6 +134,7 @@ def system_site_venv(tmp_path: Path, user_packages: List[str], own: List[str]) -
     return venv, base, env
 
 
+@pytest.mark.machine
 def test_user_site_copy_shadows_the_base_copy_a_system_site_packages_venv_uses(tmp_path: Path) -> None:
     venv, base, env = system_site_venv(tmp_path, ["typing_extensions==4.5.0"], [])
     base_has = subprocess.run([base, "-s", "-c", NEW_API], capture_output=True, text=True)
@@ -158,6 +161,7 @@ def test_user_site_copy_shadows_the_base_copy_a_system_site_packages_venv_uses(t
     assert found(check_json("--python", str(venv_python(venv)), env=env, cwd=tmp_path), "user-site-shadowing") == []
 
 
+@pytest.mark.machine
 def test_user_site_is_quiet_when_the_venv_has_its_own_copy(tmp_path: Path) -> None:
     """The venv's own site-packages comes before the user site: an old --user copy is not
     imported (the real import proves it), and user-only packages are normal use."""
@@ -169,6 +173,7 @@ def test_user_site_is_quiet_when_the_venv_has_its_own_copy(tmp_path: Path) -> No
     assert found(report, "user-site-shadowing") == [], found(report, "user-site-shadowing")[0]["message"]
 
 
+@pytest.mark.machine
 def test_pythonhome_of_another_installation_is_named_and_unset(tmp_path: Path) -> None:
     """PYTHONHOME moves a non-venv interpreter onto another prefix: its own site-packages
     disappear. The other installation is a prefix whose standard library links to the same

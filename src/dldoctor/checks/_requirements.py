@@ -17,6 +17,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
+from dldoctor.checks._layers import delegated
 from dldoctor.snapshot.model import Distribution, Snapshot
 
 _SYS_PLATFORM = {"windows": "win32", "linux": "linux", "macos": "darwin"}
@@ -86,6 +87,20 @@ def fits(version: str, requirement: Requirement) -> bool:
         return True  # a version pip cannot parse: pip check cannot judge it either
 
 
+def _judged_copy(snap: Snapshot, name: str) -> Optional[Distribution]:
+    """The copy a requirement is judged against: the imported one, unless a PYTHONPATH or
+    user-site copy wins over the environment's own other version. That layer is the cause
+    (pythonpath-pollution / user-site-shadowing name it); the environment's copy is what the
+    requirement meets once it is gone."""
+    have = snap.distribution(name)
+    if have is None or not delegated(snap, have.location):
+        return have
+    want = canonicalize_name(name)
+    own = next((d for d in snap.distributions
+                if canonicalize_name(d.name) == want and not delegated(snap, d.location)), None)
+    return own if own is not None and own.version != have.version else have
+
+
 def unmet_requirements(snap: Snapshot) -> Iterator[Unmet]:
     """Every requirement of an installed distribution that is missing or excluded."""
     env = marker_environment(snap)
@@ -98,7 +113,7 @@ def unmet_requirements(snap: Snapshot) -> Iterator[Unmet]:
                     continue
             except (InvalidRequirement, UndefinedEnvironmentName, ValueError):
                 continue
-            have = snap.distribution(req.name)
+            have = _judged_copy(snap, req.name)
             if have is None or not fits(have.version, req):
                 yield Unmet(dist, req, have)
 
