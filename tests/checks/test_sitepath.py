@@ -4,6 +4,7 @@ finding is asserted, then the fix dldoctor printed is run verbatim and the impor
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import subprocess
@@ -198,3 +199,20 @@ def test_pythonhome_of_another_installation_is_named_and_unset(tmp_path: Path) -
     # Its own installation as PYTHONHOME changes nothing: quiet.
     same = check_json("--python", str(base), env={**PLAIN, "PYTHONHOME": str(base.parent.parent)}, cwd=tmp_path)
     assert found(same, "pythonpath-pollution") == []
+
+
+def test_abi3_wheel_on_pythonpath_is_not_another_python() -> None:
+    """cp39-abi3 is one build for 3.9 and every later CPython: no "for Python 3.9" here."""
+    from dldoctor.snapshot.model import PythonPathEntry
+
+    from ..builders import distribution, messages, snapshot
+
+    folder = "/work/extra"
+    abi3 = distribution("cryptography", "44.0.0", location=folder)
+    snap = snapshot(interpreter__version_info=(3, 11, 7), interpreter__prefix="/env",
+                    python_path=(PythonPathEntry(folder, 0, exists=True),),
+                    distributions=(dataclasses.replace(abi3, tags=("cp39-abi3-manylinux_2_28_x86_64",)),))
+    assert messages(snap, "pythonpath-pollution") == []
+    cp39 = dataclasses.replace(abi3, tags=("cp39-cp39-manylinux_2_28_x86_64",))
+    (msg,) = messages(dataclasses.replace(snap, distributions=(cp39,)), "pythonpath-pollution")
+    assert "for Python 3.9, this is 3.11" in msg
