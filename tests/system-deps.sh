@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Debian packages the tests use as real fixtures and oracles: compilers for real ELF and
 # Windows binaries, patchelf for RPATH cases, ldd/libtree/lddtree for Linux resolution,
-# Wine's loader for Windows resolution. Installs only what is missing (needs root).
+# Wine's loader for Windows resolution; python3-venv, without which Debian's python3 cannot make
+# the .venv the README's next step makes. Installs only what is missing (needs root).
 set -euo pipefail
-pkgs=(gcc g++ libc6-dev python3-dev patchelf binutils gcc-mingw-w64-x86-64 gcc-mingw-w64-i686
-      binutils-mingw-w64-x86-64 wine64 wine libtree pax-utils)
+pkgs=(gcc g++ libc6-dev python3-dev python3-venv patchelf binutils gcc-mingw-w64-x86-64
+      gcc-mingw-w64-i686 binutils-mingw-w64-x86-64 wine64 wine libtree pax-utils)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Sequence
 
-from dldoctor.conditions import all_conditions
+from dldoctor.conditions import DataError, all_conditions
 from dldoctor.detection import detectors, require_detection
 from dldoctor.model import Condition
 from dldoctor.render.markdown import render_rule_page, render_rules_index
@@ -73,7 +73,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print("dldoctor.docs: condition codes are assigned once (users --ignore them); nothing written",
               file=sys.stderr)
         return 1
-    want = expected_files()
+    try:
+        want = expected_files()
+    except DataError as exc:  # a newcomer's half-added condition: one line that says what to do
+        print(f"dldoctor.docs: {exc}", file=sys.stderr)
+        return 2
     if args.check:
         have = {p.name: p.read_text(encoding="utf-8") for p in out.glob("*.md")} if out.is_dir() else {}
         stale = sorted(n for n in set(want) | set(have) if want.get(n) != have.get(n))

@@ -104,6 +104,14 @@ def test_extension_module_with_missing_dependency(
 # --- dll-version-conflict -------------------------------------------------------------
 
 
+def _which_after_loading(venv: Path, first: Path, second: Path) -> List[str]:
+    """What each module's which() answers once the real loader has loaded both, in this order."""
+    code = ("import ctypes,sys; a=ctypes.CDLL(sys.argv[1]); b=ctypes.CDLL(sys.argv[2]); "
+            "print(a.which(), b.which())")
+    out = subprocess.run([str(venv_python(venv)), "-c", code, str(first), str(second)], capture_output=True, text=True)
+    return out.stdout.split()
+
+
 def _shared_pair(tmp_path: Path, a_id: int, b_id: int) -> Path:
     """Two real wheels, each bundling its own libshared.so.1 and a module that uses it."""
     venv_wheels = tmp_path / "wheels"
@@ -128,19 +136,28 @@ def test_same_soname_different_content_in_two_wheels(
     assert len(evidence(found[0], "copy of pkga")) == 1 and len(evidence(found[0], "copy of pkgb")) == 1
     # The real loader: whichever module loads first, its libshared serves the other one too.
     site = site_packages(venv)
-    code = ("import ctypes,sys; a=ctypes.CDLL(sys.argv[1]); b=ctypes.CDLL(sys.argv[2]); "
-            "print(a.which(), b.which())")
     a, b = site / "pkga" / f"_pkga{EXT}", site / "pkgb" / f"_pkgb{EXT}"
-    out = subprocess.run([str(venv_python(venv)), "-c", code, str(a), str(b)], capture_output=True, text=True)
-    assert out.stdout.split() == ["1", "1"]
-    out = subprocess.run([str(venv_python(venv)), "-c", code, str(b), str(a)], capture_output=True, text=True)
-    assert out.stdout.split() == ["22", "22"]
+    assert _which_after_loading(venv, a, b) == ["1", "1"]
+    assert _which_after_loading(venv, b, a) == ["22", "22"]
 
 
 def test_same_soname_same_content_is_no_conflict(
         venv_factory: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     venv = venv_factory()
     install_wheels(venv, *sorted(_shared_pair(tmp_path, 7, 7).glob("*.whl")))
+    assert findings(snapshot_of(venv, monkeypatch), "dll-version-conflict") == []
+
+
+def test_same_named_extension_modules_in_two_packages_are_no_conflict(
+        venv_factory: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """matplotlib/_qhull and scipy/spatial/_qhull: Python imports each by its path, and the real
+    loader keeps both (each answers with its own code), so nothing is judged a conflict."""
+    venv = venv_factory()
+    for dist, ident in (("pkga", 1), ("pkgb", 22)):
+        mod = gcc_shared(tmp_path / f"build-{dist}" / f"_same{EXT}", f"int which(void) {{ return {ident}; }}\n")
+        install_wheels(venv, build_wheel(tmp_path, dist, {f"{dist}/_same{EXT}": mod}))
+    site = site_packages(venv)
+    assert _which_after_loading(venv, site / "pkga" / f"_same{EXT}", site / "pkgb" / f"_same{EXT}") == ["1", "22"]
     assert findings(snapshot_of(venv, monkeypatch), "dll-version-conflict") == []
 
 

@@ -217,11 +217,15 @@ def _needers(snap: Snapshot, name: str) -> List[str]:
 def dll_version_conflict(snap: Snapshot) -> Iterator[Finding]:
     """One load name, different content, in several packages: the first package imported
     loads its copy and every later request by that name reuses it (ld.so matches a loaded
-    SONAME; Windows matches a loaded module's base name)."""
+    SONAME; Windows matches a loaded module's base name). An extension module is imported by
+    its path, which never matches another file: two packages' ``_qhull`` modules are two
+    modules, unless a library asks for one by name."""
+    needed = {_fold(snap, str(n)) for x in snap.libraries for n in (x.info or {}).get("needed", ())}
     groups: Dict[str, List[Library]] = {}
     for lib in snap.libraries:
-        if lib.info is not None and lib.dist:
-            groups.setdefault(_fold(snap, load_name(lib)), []).append(lib)
+        key = _fold(snap, load_name(lib))
+        if lib.info is not None and lib.dist and (key in needed or not is_extension(lib.path)):
+            groups.setdefault(key, []).append(lib)
     for copies in groups.values():
         if len({c.dist for c in copies}) < 2:
             continue

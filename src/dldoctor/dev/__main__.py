@@ -17,8 +17,9 @@ next:
   1. fill the [[condition]] entry (title, summary, why, a real error text as example, confirm,
      fixes, references) and the [[signature]] that recognises the example;
   2. write the check and its two tests (found on a snapshot that shows it; quiet when healthy);
-  3. python -m dldoctor.docs   (regenerates docs/rules/, with the commands that detect it);
-  4. .venv/bin/python -m pytest tests/checks/test_{topic}.py tests/test_detection.py tests/conditions
+  3. .venv/bin/python -m dldoctor.docs   (regenerates docs/rules/, with the commands that detect it);
+  4. .venv/bin/python -m pytest tests/checks/test_{topic}.py tests/test_detection.py \\
+       tests/test_scaffold.py tests/conditions
 See CONTRIBUTING.md, "Adding a condition".
 """
 

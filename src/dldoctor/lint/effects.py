@@ -13,15 +13,21 @@ gives each group its meaning. The model, each part measured under spawn:
   by the model's (or data module's) ``*_dataloader`` hooks.
 * A DataLoader with workers handed to a function whose code is not in the file is taken to be
   iterated there, unless that function is known not to (``len``, ``print``, logging).
+
+Only what decides a start lives here; plain data (``max(1, cpus // 2)``) is
+:mod:`dldoctor.lint.operators`, settings holders (argparse, config objects, dict methods) are
+:mod:`dldoctor.lint.configs`, and running same-file code is :mod:`dldoctor.lint.frames`.
 """
 
 from __future__ import annotations
 
 import ast
-import operator
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence
+from typing import List, Optional, Sequence
 
+from dldoctor.lint import configs
 from dldoctor.lint.data import Flow, Spawner, apis
+from dldoctor.lint.frames import CallStack, Exit, Generator
+from dldoctor.lint.operators import builtin
 from dldoctor.lint.values import (
     Args,
     ClassV,
@@ -42,81 +48,10 @@ from dldoctor.lint.values import (
     Value,
     Wrapped,
     ints,
-    join,
     known,
 )
 
-if TYPE_CHECKING:
-    from dldoctor.lint.interp import Interpreter
-
-_BINARY: Dict[type, Callable[[Any, Any], Any]] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.FloorDiv: operator.floordiv,
-    ast.Div: operator.truediv,
-    ast.Mod: operator.mod,
-}
-_COMPARE: Dict[type, Callable[[Any, Any], Any]] = {
-    ast.Eq: operator.eq,
-    ast.NotEq: operator.ne,
-    ast.Lt: operator.lt,
-    ast.LtE: operator.le,
-    ast.Gt: operator.gt,
-    ast.GtE: operator.ge,
-    ast.Is: operator.is_,
-    ast.IsNot: operator.is_not,
-}
-_STRING_SAFE = (operator.eq, operator.ne, operator.add, operator.is_, operator.is_not)
-_NUMBER = (int, float)
 _BASE = "<base>"  # an instance attribute: what super().__init__ of an external base built
-
-
-def _small(value: object) -> bool:
-    if isinstance(value, bool) or value is None:
-        return True
-    if isinstance(value, _NUMBER):
-        return abs(value) < 10**12
-    return isinstance(value, str) and len(value) < 256
-
-
-def _combine(fn: Callable[[Any, Any], Any], a: Value, b: Value) -> Value:
-    """Apply a binary operation to every pair of known values (numbers and short strings)."""
-    if not (isinstance(a, Known) and isinstance(b, Known)) or len(a.values) * len(b.values) > 64:
-        return Unknown()
-    out = set()
-    for x in a.values:
-        for y in b.values:
-            if not (_small(x) and _small(y)):
-                return Unknown()
-            if (isinstance(x, str) or isinstance(y, str)) and fn not in _STRING_SAFE:
-                return Unknown()  # "ab" * 10**11 must not be built
-            try:
-                result = fn(x, y)
-            except Exception:
-                return Unknown()
-            if not _small(result):
-                return Unknown()
-            out.add(result)
-    return Known(frozenset(out))
-
-
-def _map1(fn: Callable[[Any], Any], value: Value) -> Value:
-    """Apply a one-argument conversion (``int("2")``) to every known value."""
-    if not isinstance(value, Known) or len(value.values) > 64:
-        return Unknown()
-    out = set()
-    for x in value.values:
-        if not _small(x):
-            return Unknown()
-        try:
-            result = fn(x)
-        except Exception:  # int("x") in the script: unknown, not our error
-            return Unknown()
-        if not _small(result):
-            return Unknown()
-        out.add(result)
-    return Known(frozenset(out))
 
 
 def _loaders(value: Value, depth: int = 0) -> List[Value]:
@@ -131,42 +66,16 @@ def _loaders(value: Value, depth: int = 0) -> List[Value]:
 
 
 class Effects:
-    def __init__(self, interp: Interpreter) -> None:
+    """Library calls, methods and attributes, for one walk: records starts on its call stack."""
+
+    def __init__(self, interp: CallStack) -> None:
         self.interp = interp
         self.apis = apis()
         flow = self.apis.flow
         assert flow is not None
         self.flow: Flow = flow
 
-    # -- plain data ----------------------------------------------------------------------
-    def unary(self, op: ast.unaryop, value: Value) -> Value:
-        if isinstance(op, ast.Not):
-            if isinstance(value, Known):
-                return Known(frozenset(not v for v in value.values))
-            return Unknown()
-        if isinstance(op, ast.USub):
-            return _combine(operator.sub, known(0), value)
-        return value if isinstance(op, ast.UAdd) else Unknown()
-
-    def binary(self, op: ast.operator, left: Value, right: Value) -> Value:
-        fn = _BINARY.get(type(op))
-        return _combine(fn, left, right) if fn else Unknown()
-
-    def compare(self, ops: Sequence[ast.cmpop], values: List[Value]) -> Value:
-        if len(ops) != 1 or type(ops[0]) not in _COMPARE:
-            return Unknown()
-        return _combine(_COMPARE[type(ops[0])], values[0], values[1])
-
-    def subscript(self, owner: Value, key: Value) -> Value:
-        if not (isinstance(key, Known) and len(key.values) == 1):
-            return Unknown()
-        k = next(iter(key.values))
-        if isinstance(owner, Mapping):
-            return owner.items.get(str(k), Unknown(str(k)))
-        if isinstance(owner, Seq) and isinstance(k, int) and -len(owner.items) <= k < len(owner.items):
-            return owner.items[k]
-        return Unknown()
-
+    # -- attributes and calls ------------------------------------------------------------
     def attribute(self, owner: Value, attr: str, node: ast.AST) -> Value:
         if isinstance(owner, Ref):
             return Ref(f"{owner.qualname}.{attr}")
@@ -185,7 +94,6 @@ class Effects:
             return owner.items.get(attr, Unknown(attr))
         return Unknown(attr)
 
-    # -- calls ---------------------------------------------------------------------------
     def method(self, owner: Value, attr: str, args: Args, node: ast.Call) -> Value:
         it = self.interp
         if isinstance(owner, (Ref, Opaque)):
@@ -213,9 +121,9 @@ class Effects:
         if isinstance(owner, Trainer):
             return self.trainer(owner, attr, args, node)
         if isinstance(owner, Parser):
-            return self.parser(owner, attr, args, node)
+            return configs.parser_method(owner, attr, args)
         if isinstance(owner, Mapping):
-            return self.mapping(owner, attr, args)
+            return configs.mapping_method(owner, attr, args)
         return self.external(Opaque(attr), args, node)
 
     def instance_method(self, owner: Instance, attr: str, args: Args, node: ast.Call) -> Value:
@@ -293,50 +201,29 @@ class Effects:
         if q in flow.argparse:
             return Parser()
         if q in flow.configs:
-            return self.config(args)
+            return configs.config(args)
         if q in flow.cpu_counts:
             return known(flow.assumed_cpus)
         if q in flow.env_reads:
             return args.args[1] if len(args.args) > 1 else args.kwargs.get("default", known(None))
         if q in flow.exits:
-            from dldoctor.lint.interp import Exit
-
             if not it.stack:
                 raise Exit()
             return Unknown()
         if q in flow.consumers:
             self.iterate(first, node)
-            return self.builtin(short, args)
+            return builtin(short, args)
         if q in flow.wrappers:
             return Wrapped(tuple(args.values()))
         if q in flow.inert or short in flow.inert_methods:
-            return self.builtin(short, args)
+            return builtin(short, args)
         if short in flow.passthrough_methods:
             values = args.args
             return values[0] if len(values) == 1 else Seq(tuple(values))
         for value in args.values():
             for held in _loaders(value):
                 self.hand_over(held, f"{short or 'a call'}()", node)
-        return self.builtin(short, args) if q.startswith("builtins.") else Opaque(q)
-
-    def builtin(self, name: str, args: Args) -> Value:
-        values = args.args
-        if name in ("int", "float", "round", "abs", "bool") and len(values) == 1:
-            fn: Dict[str, Callable[[Any], Any]] = {
-                "int": int, "float": float, "round": round, "abs": abs, "bool": bool
-            }
-            return _map1(fn[name], values[0])
-        if name in ("min", "max") and len(values) > 1 and all(isinstance(v, Known) for v in values):
-            pick = min if name == "min" else max
-            out: Value = values[0]
-            for v in values[1:]:
-                out = _combine(pick, out, v)
-            return out
-        if name == "vars" and values and isinstance(values[0], Mapping):
-            return values[0]
-        if name in ("list", "tuple") and values and isinstance(values[0], Seq):
-            return values[0]
-        return Unknown(name)
+        return builtin(short, args) if q.startswith("builtins.") else Opaque(q)
 
     # -- the process starts --------------------------------------------------------------
     def spawn(self, spawner: Spawner, q: str, args: Args, node: ast.AST) -> Value:
@@ -373,8 +260,6 @@ class Effects:
 
     def iterate(self, value: Value, site: ast.AST) -> None:
         """``value`` is iterated at ``site``: a DataLoader with workers starts them."""
-        from dldoctor.lint.interp import Generator
-
         if isinstance(value, Loader):
             self.loader_starts(value, f"iterating {value.label}", site)
         elif isinstance(value, Wrapped):
@@ -409,7 +294,7 @@ class Effects:
         elif max(counts, default=0) > 0:
             self.interp.start(site, label)
 
-    # -- libraries that hold values ------------------------------------------------------
+    # -- trainers -------------------------------------------------------------------------
     def trainer(self, owner: Trainer, attr: str, args: Args, node: ast.AST) -> Value:
         hooks = self.apis.trainer.hooks(attr)
         if hooks is None:
@@ -438,72 +323,3 @@ class Effects:
                 if name in hooks:
                     out.extend(_loaders(got))
         return out
-
-    def parser(self, owner: Parser, attr: str, args: Args, node: ast.AST) -> Value:
-        if attr in ("add_argument_group", "add_mutually_exclusive_group"):
-            return owner
-        if attr == "add_argument":
-            self.add_argument(owner, args)
-        elif attr == "set_defaults":
-            owner.defaults.update(args.kwargs)
-        elif attr in ("parse_args", "parse_known_args"):
-            namespace = Mapping(dict(owner.defaults), complete=True)
-            return namespace if attr == "parse_args" else Seq((namespace, Unknown()))
-        return Opaque(attr)
-
-    def add_argument(self, owner: Parser, args: Args) -> None:
-        flags = [next(iter(a.values)) for a in args.args if isinstance(a, Known) and a.values]
-        names = [f for f in flags if isinstance(f, str)]
-        dest_v = args.kwargs.get("dest")
-        if isinstance(dest_v, Known) and len(dest_v.values) == 1:
-            dest = str(next(iter(dest_v.values)))
-        else:
-            longs = [n for n in names if n.startswith("--")] or names
-            if not longs:
-                return
-            dest = longs[0].lstrip("-").replace("-", "_")
-        action = args.kwargs.get("action")
-        default = args.kwargs.get("default")
-        if default is None and isinstance(action, Known):
-            acts = {str(v) for v in action.values}
-            default = known(False) if acts == {"store_true"} else known(True) if acts == {"store_false"} else None
-        if default is None:
-            required = args.kwargs.get("required")
-            positional = bool(names) and not names[0].startswith("-")
-            unknown = positional or (isinstance(required, Known) and True in required.values)
-            default = Unknown(dest) if unknown else known(None)
-        kind = args.kwargs.get("type")
-        if isinstance(default, Known) and isinstance(kind, Ref) and kind.qualname == "builtins.int":
-            default = _map1(lambda x: int(x) if isinstance(x, str) else x, default)
-        owner.defaults[dest] = default
-
-    def config(self, args: Args) -> Value:
-        items: Dict[str, Value] = {}
-        complete = not args.star_args
-        for value in [*args.args, *args.star_kwargs]:
-            if isinstance(value, Mapping):
-                items.update(value.items)
-                complete = complete and value.complete
-            else:
-                complete = False
-        items.update(args.kwargs)
-        return Mapping(items, complete)
-
-    def mapping(self, owner: Mapping, attr: str, args: Args) -> Value:
-        values = args.args
-        if attr == "get" and values and isinstance(values[0], Known) and len(values[0].values) == 1:
-            key = str(next(iter(values[0].values)))
-            if key in owner.items:
-                return owner.items[key]
-            default = values[1] if len(values) > 1 else known(None)
-            return default if owner.complete else join([default, Unknown(key)])
-        if attr == "copy":
-            return Mapping(dict(owner.items), owner.complete)
-        if attr == "update":
-            for value in [*values, *args.star_kwargs]:
-                if isinstance(value, Mapping):
-                    owner.items.update(value.items)
-                else:
-                    owner.complete = False
-            owner.items.update(args.kwargs)
-        return Opaque(attr)

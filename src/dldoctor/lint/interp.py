@@ -7,7 +7,14 @@ __name__ == "__main__":`` skipped, everything before and after it kept), class b
 decorators and default values, and the bodies of same-file functions, closures, methods and
 generators they call (parameters bound to the caller's arguments, ``self`` to the instance).
 Branches it cannot decide run both ways; a loop body runs once (once per element for a
-literal list). Library calls are given meaning by :mod:`dldoctor.lint.effects`.
+literal list).
+
+This module is the walker: statements and expressions, in the order Python runs them. The
+rest of the interpreter is cut by job: :mod:`dldoctor.lint.values` (what a name may hold),
+:mod:`dldoctor.lint.frames` (the call stack, argument binding, the bounds, the results),
+:mod:`dldoctor.lint.operators` (arithmetic and comparisons over known data),
+:mod:`dldoctor.lint.effects` (what library calls mean: which start workers, which iterate)
+and :mod:`dldoctor.lint.configs` (argparse and config objects that hold worker counts).
 
 A start is recorded with the *module-level* node that leads to it (the call at module level,
 or the loop / call there that starts workers itself) and the chain of calls in between.
@@ -17,10 +24,12 @@ Work is bounded (steps and call depth), so hostile input ends the walk, never th
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
-from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence
 
+from dldoctor.lint import operators
 from dldoctor.lint.analysis import main_guard
+from dldoctor.lint.effects import Effects
+from dldoctor.lint.frames import Budget, CallStack, Exit, Frame, Start
 from dldoctor.lint.values import (
     Args,
     ClassV,
@@ -30,11 +39,9 @@ from dldoctor.lint.values import (
     Known,
     Mapping,
     Opaque,
-    Partial,
     Ref,
     Scope,
     Seq,
-    Super,
     Unknown,
     Value,
     join,
@@ -42,108 +49,34 @@ from dldoctor.lint.values import (
     truth,
 )
 
-MAX_STEPS = 60_000
-MAX_DEPTH = 16
 MAX_UNROLL = 8
 
 
-class Budget(Exception):
-    """The walk used its step budget; what was found so far stands."""
-
-
-class Exit(Exception):
-    """``sys.exit()`` and friends: nothing after it runs."""
-
-
-@dataclass(frozen=True)
-class Start:
-    """Worker processes started while the script is imported."""
-
-    trigger: ast.AST  # the module-level node that leads there
-    site: ast.AST  # where the start happens
-    label: str  # "DataLoader(num_workers=4) iterated"
-    path: Tuple[Tuple[str, int], ...]  # (callee, line of the call) from module level down
-    unresolved: str = ""  # the worker count's source when the file does not determine it
-
-
-class _Frame:
-    def __init__(self) -> None:
-        self.returns: List[Value] = []
-
-
-class Generator(Value):
-    """A same-file generator function called but not yet iterated."""
-
-    def __init__(self, func: Func, scope: Scope, call: ast.AST) -> None:
-        self.func = func
-        self.scope = scope
-        self.call = call
-
-
-def _has_yield(fn: FunctionNode) -> bool:
-    todo: List[ast.AST] = list(fn.body)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, (ast.Yield, ast.YieldFrom)):
-            return True
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            todo.extend(ast.iter_child_nodes(node))
-    return False
-
-
-def _globals_of(fn: FunctionNode) -> Set[str]:
-    out: Set[str] = set()
-    todo: List[ast.AST] = list(fn.body)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, ast.Global):
-            out |= set(node.names)
-        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            todo.extend(ast.iter_child_nodes(node))
-    return out
-
-
-class Interpreter:
+class Interpreter(CallStack):
     """One walk over one module; :meth:`run` returns the starts in execution order."""
 
     def __init__(self, tree: ast.Module, text: str) -> None:
-        from dldoctor.lint.effects import Effects  # effects imports this module's types
-
+        super().__init__()
         self.tree = tree
         self.text = text
         self.globals = Scope()
-        self.starts: List[Start] = []
-        self.stack: List[Tuple[ast.AST, str]] = []
-        self.active: Set[int] = set()
-        self.owners: List[Func] = []  # the functions running, innermost last (for super())
-        self.steps = 0
         self.effects = Effects(self)
 
     # -- results -------------------------------------------------------------------------
     def run(self) -> List[Start]:
         try:
-            self.block(self.tree.body, self.globals, _Frame())
+            self.block(self.tree.body, self.globals, Frame())
         except (Budget, Exit, RecursionError):
             pass
         return self.starts
-
-    def start(self, site: ast.AST, label: str, unresolved: str = "") -> None:
-        trigger = self.stack[0][0] if self.stack else site
-        path = tuple((name, getattr(node, "lineno", 0)) for node, name in self.stack)
-        self.starts.append(Start(trigger, site, label, path, unresolved))
 
     def segment(self, node: ast.AST, limit: int = 24) -> str:
         text = ast.get_source_segment(self.text, node) or "..."
         text = " ".join(text.split())
         return text if len(text) <= limit else text[: limit - 3] + "..."
 
-    def tick(self) -> None:
-        self.steps += 1
-        if self.steps > MAX_STEPS:
-            raise Budget()
-
     # -- statements ----------------------------------------------------------------------
-    def block(self, body: Sequence[ast.stmt], scope: Scope, frame: _Frame) -> bool:
+    def block(self, body: Sequence[ast.stmt], scope: Scope, frame: Frame) -> bool:
         """Run statements in order; True when the block surely ends (return, raise, exit)."""
         return any(self.stmt(stmt, scope, frame) for stmt in body)
 
@@ -156,7 +89,7 @@ class Interpreter:
                 return self.invoke(bound, Args([], {}, {}), node)
         return value
 
-    def stmt(self, node: ast.stmt, scope: Scope, frame: _Frame) -> bool:
+    def stmt(self, node: ast.stmt, scope: Scope, frame: Frame) -> bool:
         self.tick()
         if isinstance(node, ast.Expr):
             self.ev(node.value, scope)
@@ -207,7 +140,7 @@ class Interpreter:
                 self.block(case.body, scope, frame)
         return False
 
-    def if_(self, node: ast.If, scope: Scope, frame: _Frame) -> bool:
+    def if_(self, node: ast.If, scope: Scope, frame: Frame) -> bool:
         guard = main_guard(node.test)
         if guard is not None:  # children import the script as __mp_main__: not main
             return self.block(node.orelse if guard else node.body, scope, frame)
@@ -219,7 +152,7 @@ class Interpreter:
         ends = self.block(node.body, scope, frame)
         return self.block(node.orelse, scope, frame) and ends
 
-    def try_(self, node: ast.stmt, scope: Scope, frame: _Frame) -> bool:
+    def try_(self, node: ast.stmt, scope: Scope, frame: Frame) -> bool:
         ends = self.block(getattr(node, "body", []), scope, frame)
         for handler in getattr(node, "handlers", []):
             self.block(handler.body, scope, frame)
@@ -229,7 +162,7 @@ class Interpreter:
             ends and not getattr(node, "handlers", [])
         )
 
-    def for_(self, node: ast.stmt, scope: Scope, frame: _Frame) -> None:
+    def for_(self, node: ast.stmt, scope: Scope, frame: Frame) -> None:
         it = self.ev(node.iter, scope)  # type: ignore[attr-defined]
         self.effects.iterate(it, node)
         items: Sequence[Value] = (Unknown(),)
@@ -283,7 +216,7 @@ class Interpreter:
         cls.bases = tuple(bases)
         cls.parents = tuple(parents)
         body = Scope(scope)
-        self.block(node.body, body, _Frame())
+        self.block(node.body, body, Frame())
         for name, value in body.names.items():
             if isinstance(value, Func):  # methods close over the enclosing scope, not the class
                 value = Func(value.node, scope, cls)
@@ -347,12 +280,12 @@ class Interpreter:
         if isinstance(node, ast.BinOp):
             return self.binop(node.op, node.left, node.right, scope)
         if isinstance(node, ast.UnaryOp):
-            return self.effects.unary(node.op, self.ev(node.operand, scope))
+            return operators.unary(node.op, self.ev(node.operand, scope))
         if isinstance(node, ast.Compare):
             values = [self.ev(node.left, scope)] + [self.ev(c, scope) for c in node.comparators]
-            return self.effects.compare(node.ops, values)
+            return operators.compare(node.ops, values)
         if isinstance(node, ast.Subscript):
-            return self.effects.subscript(self.ev(node.value, scope), self.ev(node.slice, scope))
+            return operators.subscript(self.ev(node.value, scope), self.ev(node.slice, scope))
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
             return self.comprehension(node, scope)
         if isinstance(node, ast.NamedExpr):
@@ -402,7 +335,7 @@ class Interpreter:
         return join(options) if options else known(isinstance(node.op, ast.And))
 
     def binop(self, op: ast.operator, left: ast.expr, right: ast.expr, scope: Scope) -> Value:
-        return self.effects.binary(op, self.ev(left, scope), self.ev(right, scope))
+        return operators.binary(op, self.ev(left, scope), self.ev(right, scope))
 
     def comprehension(self, node: ast.expr, scope: Scope) -> Value:
         inner = Scope(scope)
@@ -451,88 +384,6 @@ class Interpreter:
         callee = self.ev(func, scope)
         args = self.arguments(node, scope)
         return self.apply(callee, args, node)
-
-    def super_(self, scope: Scope) -> Value:
-        """``super()`` in a method: the method's class and its first parameter."""
-        owner = self.owners[-1] if self.owners else None
-        if owner is None or not owner.node.args.args:
-            return Unknown("super()")
-        instance = scope.lookup(owner.node.args.args[0].arg) or Unknown()
-        return Super(instance, owner.owner)
-
-    def apply(self, callee: Value, args: Args, node: ast.AST) -> Value:
-        if isinstance(callee, Func):
-            return self.invoke(callee, args, node)
-        if isinstance(callee, ClassV):
-            return self.effects.instantiate(callee, args, node)
-        if isinstance(callee, Partial):
-            inner = callee.args
-            merged = Args(
-                [*inner.args, *args.args],
-                {**inner.kwargs, **args.kwargs},
-                {**inner.texts, **args.texts},
-                inner.star_args or args.star_args,
-                (*inner.star_kwargs, *args.star_kwargs),
-            )
-            return self.apply(callee.func, merged, node)
-        return self.effects.external(callee, args, node)
-
-    def invoke(self, func: Func, args: Args, node: ast.AST, name: str = "") -> Value:
-        """Run a same-file function's body with its parameters bound to ``args``."""
-        fn = func.node
-        if id(fn) in self.active or len(self.stack) >= MAX_DEPTH:
-            return Unknown()
-        scope = Scope(func.scope)
-        scope.globals = _globals_of(fn)
-        self.bind_params(fn, func, args, scope)
-        label = name or (f"{func.owner.node.name}.{fn.name}" if func.owner else fn.name)
-        if _has_yield(fn):
-            return Generator(func, scope, node)
-        return self.run_body(func, scope, node, label)
-
-    def run_body(self, func: Func, scope: Scope, node: ast.AST, label: str) -> Value:
-        frame = _Frame()
-        self.active.add(id(func.node))
-        self.stack.append((node, label))
-        self.owners.append(func)
-        try:
-            self.block(func.node.body, scope, frame)
-        finally:
-            self.owners.pop()
-            self.stack.pop()
-            self.active.discard(id(func.node))
-        return join(frame.returns) if frame.returns else known(None)
-
-    def bind_params(self, fn: FunctionNode, func: Func, args: Args, scope: Scope) -> None:
-        a = fn.args
-        positional = [*getattr(a, "posonlyargs", []), *a.args]
-        given = list(args.args)
-        if func.self_value is not None:
-            given.insert(0, func.self_value)
-        defaults: List[Optional[ast.expr]] = [None] * (len(positional) - len(a.defaults))
-        defaults += list(a.defaults)
-        opaque_extra = args.star_args or any(
-            not (isinstance(m, Mapping) and m.complete) for m in args.star_kwargs
-        )
-        for i, param in enumerate(positional):
-            found = given[i] if i < len(given) else args.get(param.arg)
-            if found is None and opaque_extra:
-                found = Unknown(param.arg)
-            scope.bind(param.arg, found if found is not None else self.ev(defaults[i], func.scope))
-        for param, default in zip(a.kwonlyargs, a.kw_defaults):
-            found = args.get(param.arg)
-            if found is None and opaque_extra:
-                found = Unknown(param.arg)
-            scope.bind(param.arg, found if found is not None else self.ev(default, func.scope))
-        if a.vararg is not None:
-            scope.bind(a.vararg.arg, Seq(tuple(given[len(positional) :])))
-        if a.kwarg is not None:
-            names = {p.arg for p in (*positional, *a.kwonlyargs)}
-            rest = {k: v for k, v in args.kwargs.items() if k not in names}
-            scope.bind(a.kwarg.arg, Mapping(rest, not opaque_extra))
-
-    def iter_generator(self, gen: Generator) -> None:
-        self.run_body(gen.func, gen.scope, gen.call, gen.func.node.name)
 
 
 def walk_starts(tree: ast.Module, text: str) -> Iterator[Start]:

@@ -19,7 +19,8 @@ import re
 from typing import Iterator, Set, Tuple
 
 from dldoctor.lint.analysis import location
-from dldoctor.lint.interp import Start, walk_starts
+from dldoctor.lint.frames import Start
+from dldoctor.lint.interp import walk_starts
 from dldoctor.lint.model import Context, Hit
 from dldoctor.lint.source import parse_noqa
 from dldoctor.model import Evidence
