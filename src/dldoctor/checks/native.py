@@ -70,8 +70,13 @@ def missing_shared_library(snap: Snapshot) -> Iterator[Finding]:
         for edge in graph.edges:
             if edge.resolution.rule == NOT_FOUND:
                 tried.setdefault((edge.requester, edge.resolution.name), edge.resolution.tried)
+    plugins: Dict[str, List[str]] = {}
     for (requester, name), roots in sorted(_roots_by_edge(g, (NOT_FOUND,)).items()):
         if _provided_by_interpreter(name):
+            continue
+        plugin = _optional_plugin(requester, roots)
+        if plugin:
+            plugins.setdefault(plugin, []).append(name)
             continue
         via = [r for r in dict.fromkeys(roots) if r != requester]
         yield finding(
@@ -82,6 +87,29 @@ def missing_shared_library(snap: Snapshot) -> Iterator[Finding]:
              *(("tried", t) for t in tried[(requester, name)])],
             snapshot=snap,
         )
+    for plugin, names in sorted(plugins.items()):
+        names = sorted(set(names))
+        yield finding(
+            "missing-shared-library",
+            f"{basename(plugin)} ({_dist(g, plugin)}) cannot load: {len(names)} libraries it needs are not found "
+            f"({', '.join(names[:4])}{', ...' if len(names) > 4 else ''}); the import works, but that provider "
+            "is skipped and sessions fall back to CPU",
+            [("plugin", plugin), *(("needed name", n) for n in names[:SHOWN * 3])],
+            fix="Install the libraries the provider needs (for onnxruntime-gpu: CUDA 12.x and cuDNN 9.x, e.g. the "
+            "nvidia-* wheels), or use the CPU package where there is no GPU; `dldoctor probe onnxruntime` shows "
+            "which providers a session really loads.",
+            snapshot=snap,
+            severity=Severity.WARNING,
+        )
+
+
+def _optional_plugin(requester: str, roots: List[str]) -> str:
+    """The on-demand plugin every root of this failing request is, or "" (a hard dependency
+    of something the import loads is an error as before)."""
+    names = [*dict.fromkeys(roots)]
+    if names and all(any(p.search(basename(r)) for p in native_data().optional_plugins) for r in names):
+        return names[0]
+    return ""
 
 
 def _machine_of(lib: Library) -> str:
