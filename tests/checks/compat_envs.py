@@ -21,6 +21,8 @@ from ..conftest import CACHE, find_python, make_venv, pip_install, venv_python
 Steps = Tuple[Tuple[str, ...], ...]
 
 NUMPY2 = "numpy==2.4.6"
+TRANSFORMERS = ("transformers==4.46.3",)
+ONNX_TB = ("onnx==1.23.2", "tensorboard==2.21.0")
 PANDAS_DEPS = ("python-dateutil==2.9.0.post0", "pytz==2025.2", "tzdata==2025.2")
 
 # name -> (copy of the torch venv?, steps)
@@ -31,6 +33,9 @@ ENVS: Dict[str, Tuple[bool, Steps]] = {
     # Their twin: the releases built for NumPy 2.
     "numpy2-new-builds": (False, ((NUMPY2, *PANDAS_DEPS),
                                   ("--no-deps", "pandas==2.2.3", "opencv-python==4.10.0.84"))),
+    # The reverse: NumPy 1.x under the NumPy 2 builds (they run on 1.x too: no finding).
+    "numpy1-new-builds": (False, (("numpy==1.26.4", *PANDAS_DEPS),
+                                  ("--no-deps", "pandas==2.2.3", "opencv-python==4.10.0.84"))),
     # torch 2.13.0 (CPU) with satellites of torch 2.5.0 (PyPI: CUDA 12.4 builds).
     "torch-old-satellites": (True, (("pillow==11.3.0",),
                                     ("--no-deps", "torchvision==0.20.0", "torchaudio==2.5.0"))),
@@ -38,10 +43,12 @@ ENVS: Dict[str, Tuple[bool, Steps]] = {
     "torch-cuda-vision": (True, (("pillow==11.3.0",), ("--no-deps", "torchvision==0.28.0"))),
     # torch without sympy (pip uninstall sympy, or a --no-deps install).
     "torch-no-sympy": (True, (("uninstall", "sympy"),)),
-    # transformers with a tokenizers older than it requires.
-    "transformers-old-tokenizers": (False, (("transformers==4.46.3",), ("tokenizers==0.19.1",))),
-    # onnx and tensorboard over protobuf 3.20.
-    "protobuf-old": (False, (("onnx==1.17.0", "tensorboard==2.18.0"), ("protobuf==3.20.3",))),
+    # transformers with a tokenizers older than it requires, and its twin.
+    "transformers-old-tokenizers": (False, (TRANSFORMERS, ("tokenizers==0.19.1",))),
+    "transformers": (False, (TRANSFORMERS,)),
+    # onnx and tensorboard over protobuf 3.20 (pip warns and installs it), and their twin.
+    "protobuf-old": (False, (ONNX_TB, ("protobuf==3.20.3",))),
+    "onnx-tensorboard": (False, (ONNX_TB,)),
 }
 
 

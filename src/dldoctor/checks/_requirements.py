@@ -10,7 +10,8 @@ imported) and extras are not assumed installed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Iterator, Optional
+from functools import lru_cache
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from packaging.markers import UndefinedEnvironmentName
 from packaging.requirements import InvalidRequirement, Requirement
@@ -87,38 +88,65 @@ def fits(version: str, requirement: Requirement) -> bool:
         return True  # a version pip cannot parse: pip check cannot judge it either
 
 
-def _judged_copy(snap: Snapshot, name: str) -> Optional[Distribution]:
-    """The copy a requirement is judged against: the imported one, unless a PYTHONPATH or
-    user-site copy wins over the environment's own other version. That layer is the cause
-    (pythonpath-pollution / user-site-shadowing name it); the environment's copy is what the
-    requirement meets once it is gone."""
-    have = snap.distribution(name)
-    if have is None or not delegated(snap, have.location):
-        return have
-    want = canonicalize_name(name)
-    own = next((d for d in snap.distributions
-                if canonicalize_name(d.name) == want and not delegated(snap, d.location)), None)
-    return own if own is not None and own.version != have.version else have
+def _judged_copies(snap: Snapshot) -> Dict[str, Distribution]:
+    """name -> the copy a requirement is judged against: the imported one (the first on
+    sys.path), unless a PYTHONPATH or user-site copy wins over the environment's own other
+    version. That layer is the cause (pythonpath-pollution / user-site-shadowing name it);
+    the environment's copy is what the requirement meets once it is gone."""
+    first = {canonicalize_name(d.name): d for d in reversed(snap.distributions)}
+    own = {canonicalize_name(d.name): d for d in reversed(snap.distributions) if not delegated(snap, d.location)}
+    out: Dict[str, Distribution] = dict(first)
+    for key, have in first.items():
+        mine = own.get(key)
+        if mine is not None and delegated(snap, have.location) and mine.version != have.version:
+            out[key] = mine
+    return out
+
+
+@lru_cache(maxsize=8192)
+def parse(text: str) -> Optional[Requirement]:
+    """One Requires-Dist line (None when pip could not parse it either)."""
+    try:
+        return Requirement(text)
+    except (InvalidRequirement, ValueError):
+        return None
+
+
+# The checks of one snapshot ask the same question several times (requirement-conflict,
+# companion-mismatch, numpy-abi-mismatch, missing-shared-library): answer it once.
+_LAST: List[Tuple[Snapshot, Tuple[Unmet, ...]]] = []
 
 
 def unmet_requirements(snap: Snapshot) -> Iterator[Unmet]:
     """Every requirement of an installed distribution that is missing or excluded."""
+    if not (_LAST and _LAST[0][0] is snap):
+        _LAST[:] = [(snap, tuple(_unmet(snap)))]
+    return iter(_LAST[0][1])
+
+
+def _unmet(snap: Snapshot) -> Iterator[Unmet]:
     env = marker_environment(snap)
     env["extra"] = ""
+    installed = _judged_copies(snap)
     for dist in imported(snap):
         for text in dist.requires:
+            req = parse(text)
+            if req is None:
+                continue
             try:
-                req = Requirement(text)
                 if req.marker is not None and not req.marker.evaluate(env):
                     continue
-            except (InvalidRequirement, UndefinedEnvironmentName, ValueError):
+            except (UndefinedEnvironmentName, ValueError, TypeError, AttributeError):  # a malformed snapshot
                 continue
-            have = _judged_copy(snap, req.name)
+            have = installed.get(canonicalize_name(req.name))
             if have is None or not fits(have.version, req):
                 yield Unmet(dist, req, have)
 
 
 def import_name(dist: Distribution) -> str:
     """The module ``import`` names for a distribution: its first public top-level name."""
+    own = canonicalize_name(dist.name).replace("-", "_")
+    if own in dist.top_level:
+        return own
     public = [t for t in dist.top_level if t and not t.startswith("_")]
-    return public[0] if public else canonicalize_name(dist.name).replace("-", "_")
+    return public[0] if public else own

@@ -13,7 +13,10 @@ from __future__ import annotations
 import posixpath
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
+from packaging.utils import canonicalize_name
+
 from dldoctor.checks import check, finding
+from dldoctor.checks._companions import explained_dists
 from dldoctor.checks._native_graph import (
     EnvGraphs,
     basename,
@@ -71,8 +74,11 @@ def missing_shared_library(snap: Snapshot) -> Iterator[Finding]:
             if edge.resolution.rule == NOT_FOUND:
                 tried.setdefault((edge.requester, edge.resolution.name), edge.resolution.tried)
     plugins: Dict[str, List[str]] = {}
+    # A satellite built for another torch (or CUDA variant) misses torch's and CUDA's names
+    # by construction: companion-mismatch states that one cause, with these names as evidence.
+    explained = set(explained_dists(snap))
     for (requester, name), roots in sorted(_roots_by_edge(g, (NOT_FOUND,)).items()):
-        if _provided_by_interpreter(name):
+        if _provided_by_interpreter(name) or canonicalize_name(_dist(g, requester)) in explained:
             continue
         plugin = _optional_plugin(requester, roots)
         if plugin:

@@ -17,12 +17,14 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from packaging.utils import canonicalize_name
 
 from dldoctor._version import __version__
+from dldoctor.conditions.compat import numpy_scan_names
 from dldoctor.conditions.frameworks import framework_table, known_importers
+from dldoctor.conditions.native import native_data
 from dldoctor.errors import DldoctorError
 from dldoctor.interpreter import resolve_python, unsupported, version_guard
 from dldoctor.redact import secret_table
@@ -150,20 +152,14 @@ def _read_header(path: str, dist: Optional[str]) -> Library:
         return Library(path=path, dist=dist, error=str(exc))
 
 
-def _numpy_users(snap: Snapshot) -> Set[str]:
-    """Distributions whose libraries may use NumPy's C API: those that require numpy (any
-    marker, any extra) and the frameworks; none at all when numpy is not installed."""
-    if snap.distribution("numpy") is None:
-        return set()
-    users = {str(canonicalize_name(d)) for row in framework_table() for d in row["dists"]}
-    for d in snap.distributions:
-        if any(re.match(r"numpy\b", r.strip(), re.I) for r in d.requires):
-            users.add(str(canonicalize_name(d.name)))
-    return users - {"numpy"}
-
-
-def _with_numpy_build(lib: Library, users: Set[str]) -> Library:
-    if lib.error or not lib.dist or canonicalize_name(lib.dist) not in users:
+def _with_numpy_build(lib: Library) -> Library:
+    """Which NumPy C API an extension module (or a Python binding library such as
+    libtorch_python.so, compat.toml's numpy_abi.also_scan) was compiled against. Only those
+    hold import_array(): the large native libraries (libtorch_cpu, cuDNN) are not read."""
+    if lib.error or not lib.dist or canonicalize_name(lib.dist) == "numpy":
+        return lib
+    name = os.path.basename(lib.path)
+    if not any(p.search(name) for p in (*native_data().extension, *numpy_scan_names())):
         return lib
     from dldoctor.binary.numpy_abi import numpy_build
 
@@ -193,9 +189,8 @@ def collect_snapshot(
         libs: List[Library] = []
         if with_headers:
             libs = list(pool.map(lambda pd: _read_header(*pd), native_libraries(snap)))
-            users = _numpy_users(snap)
-            if users:
-                libs = list(pool.map(lambda lib: _with_numpy_build(lib, users), libs))
+            if snap.distribution("numpy") is not None:  # nothing to judge without it
+                libs = list(pool.map(_with_numpy_build, libs))
         gpu: Gpu = gpu_f.result()
     host = dataclasses.replace(snap.host, gpu=gpu)
     windows = None
