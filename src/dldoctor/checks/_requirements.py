@@ -93,9 +93,9 @@ def _judged_copies(snap: Snapshot) -> Dict[str, Distribution]:
     sys.path), unless a PYTHONPATH or user-site copy wins over the environment's own other
     version. That layer is the cause (pythonpath-pollution / user-site-shadowing name it);
     the environment's copy is what the requirement meets once it is gone."""
-    first = {canonicalize_name(d.name): d for d in reversed(snap.distributions)}
+    first: Dict[str, Distribution] = {canonicalize_name(d.name): d for d in reversed(snap.distributions)}
     own = {canonicalize_name(d.name): d for d in reversed(snap.distributions) if not delegated(snap, d.location)}
-    out: Dict[str, Distribution] = dict(first)
+    out = dict(first)
     for key, have in first.items():
         mine = own.get(key)
         if mine is not None and delegated(snap, have.location) and mine.version != have.version:
