@@ -94,7 +94,8 @@ def _judged_copies(snap: Snapshot) -> Dict[str, Distribution]:
     version. That layer is the cause (pythonpath-pollution / user-site-shadowing name it);
     the environment's copy is what the requirement meets once it is gone."""
     first: Dict[str, Distribution] = {canonicalize_name(d.name): d for d in reversed(snap.distributions)}
-    own = {canonicalize_name(d.name): d for d in reversed(snap.distributions) if not delegated(snap, d.location)}
+    own: Dict[str, Distribution] = {canonicalize_name(d.name): d for d in reversed(snap.distributions)
+                                    if not delegated(snap, d.location)}
     out = dict(first)
     for key, have in first.items():
         mine = own.get(key)
