@@ -14,21 +14,35 @@ from dldoctor.model import Finding
 from dldoctor.snapshot.model import Snapshot
 
 
+def _installed(snap: Snapshot) -> List[Tuple[str, str, str]]:
+    """(name, version, installer) of every pip distribution and conda package: a known-bad
+    release may be a dependency (MKL) that conda installs without a dist-info."""
+    out = [(d.name, d.version, "pip") for d in snap.distributions]
+    out += [(name, version, "conda") for name, version in sorted(snap.conda_versions.items())]
+    return out
+
+
 def _check_known_bad(snap: Snapshot, releases: Tuple[Dict[str, Any], ...]) -> Iterator[Finding]:
-    for d in snap.distributions:
+    installed = _installed(snap)
+    names = {canonicalize_name(n) for n, _, _ in installed}
+    for name, version, installer in installed:
         for rel in releases:
-            if canonicalize_name(d.name) != canonicalize_name(rel["dist"]) or snap.host.os not in rel["platforms"]:
+            if canonicalize_name(name) != canonicalize_name(rel["dist"]) or snap.host.os not in rel["platforms"]:
                 continue
+            if rel.get("with") and not names & {canonicalize_name(w) for w in rel["with"]}:
+                continue  # the release breaks only what links it (MKL: torch)
             try:
-                hit = SpecifierSet(rel["specifier"]).contains(Version(d.version), prereleases=True)
+                hit = SpecifierSet(rel["specifier"]).contains(Version(version), prereleases=True)
             except InvalidVersion:
                 continue
             if hit:
+                cmd = f"conda install {name}={rel['good']}" if installer == "conda" \
+                    else f"python -m pip install {name}=={rel['good']}"
                 yield finding(
                     "known-bad-release",
-                    f"{d.name} {d.version} on {snap.host.os}: {rel['symptom']}",
-                    [("installed", f"{d.name} {d.version}"), ("known issue", rel["source"])],
-                    fix=f"python -m pip install {d.name}=={rel['good']}",
+                    f"{name} {version} on {snap.host.os}: {rel['symptom']}",
+                    [("installed", f"{name} {version} ({installer})"), ("known issue", rel["source"])],
+                    fix=f"Run `{cmd}`.",
                     snapshot=snap,
                 )
 

@@ -52,8 +52,10 @@ def duplicate_install(snap: Snapshot) -> Iterator[Finding]:
                 "duplicate-install",
                 f"pip installed {d.name} {d.version} over conda's {hit[0]}",
                 [("pip copy", d.metadata_dir), ("conda package", hit[0])],
-                fix=f"Keep one: `conda remove {hit[0]}` and keep pip's, or `pip uninstall {d.name}` "
-                f"then `conda install {hit[0]}` again.",
+                # Both wrote the same files: `conda remove` would delete pip's too, so pip's
+                # copy goes first and conda rewrites its own.
+                fix=f"Keep conda's: `{snap.interpreter.executable} -m pip uninstall -y {d.name}`, then "
+                f"`conda install --force-reinstall {hit[0]}` (pip's copy overwrote the files conda tracks).",
                 snapshot=snap,
                 severity=Severity.WARNING,
             )
