@@ -94,6 +94,19 @@ def test_noisereduce_imports_torch_at_import_time(torch_venv: Path, tmp_path: Pa
     chain = [e["value"] for e in found[0]["evidence"] if e["label"].startswith("step")]
     assert chain[0].startswith("noisereduce/__init__.py:")
     assert chain[-1] in ("noisereduce/noisereduce.py:5", "noisereduce/spectralgate/__init__.py:4")
+    assert "noisereduce 3.0.3 does not require torch" in found[0]["fix"]  # the fix is about this package
+
+
+def test_a_package_that_requires_torch_may_import_it(torch_venv: Path, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """torchmetrics declares torch in Requires-Dist: importing it is its purpose, no finding."""
+    target = tmp_path / "extra"
+    pip_install(venv_python(torch_venv), "--no-deps", "torchmetrics==1.4.0", target=target)
+    monkeypatch.setenv("PYTHONPATH", str(target))
+    snap = collect_snapshot(str(venv_python(torch_venv)), cwd=str(tmp_path))
+    tm = snap.distribution("torchmetrics")
+    assert tm is not None and any(i.framework == "torch" for i in tm.framework_imports)  # the import is seen
+    assert findings(snap, "transitive-framework-import") == []
 
 
 def test_no_framework_no_import_analysis(venv_factory: Callable[..., Path], tmp_path: Path) -> None:

@@ -14,6 +14,8 @@ from typing import Callable, List
 
 import pytest
 
+from dldoctor.snapshot.collect import collect_snapshot
+
 from ..builders import PLAIN, findings, snapshot
 from ..conftest import check_json, find_python, pip_install, site_packages, slugs, venv_python
 
@@ -68,6 +70,24 @@ def test_two_dist_infos_in_one_folder_fixed_by_the_printed_commands(tmp_path: Pa
                               capture_output=True, text=True)
     assert imported.stdout.strip() == "1.17.0"
     assert "duplicate-install" not in slugs(check_json("--python", str(venv_python(venv)), env=PLAIN, cwd=tmp_path))
+
+
+@pytest.mark.machine
+def test_system_site_packages_venv_with_its_own_pip_is_one_install_per_layer(tmp_path: Path) -> None:
+    """``venv --system-site-packages`` seeds pip (and setuptools before 3.12) although the base
+    interpreter has them too: the venv's copy overrides the base's by design, not a duplicate."""
+    base = find_python("3.11")
+    venv = tmp_path / "ssp"
+    subprocess.run([base, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    listed = subprocess.run([str(venv_python(venv)), "-m", "pip", "list", "--format", "json"],
+                            check=True, capture_output=True, text=True).stdout
+    assert subprocess.run([str(venv_python(venv)), "-m", "pip", "check"], capture_output=True).returncode == 0
+    pips = [d for d in json.loads(listed) if d["name"] == "pip"]
+    assert pips, "the venv has pip"
+    snap = collect_snapshot(str(venv_python(venv)))
+    locations = {d.location for d in snap.distributions if d.name.lower() == "pip"}
+    assert len(locations) == 2, locations  # both layers hold pip: the case this test is about
+    assert findings(snap, "duplicate-install") == []
 
 
 def test_pip_over_conda_in_a_conda_like_layout(venv_factory: Callable[..., Path], tmp_path: Path) -> None:

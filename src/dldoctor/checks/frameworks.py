@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, List, Tuple
+from typing import Any, Dict, Iterator, List, Set, Tuple
 
+from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
@@ -88,15 +89,40 @@ def cpu_only_build(snap: Snapshot) -> Iterator[Finding]:
             )
 
 
+def _declares(requires: Tuple[str, ...], names: Set[str]) -> bool:
+    """Whether a ``Requires-Dist`` line outside any extra names one of ``names``: such a package
+    exists to use the framework (lightning, torchmetrics, torchvision need torch), so importing it
+    at import time is its job, not a surprise. A requirement behind ``extra == ...`` is optional."""
+    for line in requires:
+        try:
+            req = Requirement(line)
+        except InvalidRequirement:
+            continue
+        if canonicalize_name(req.name) in names and (req.marker is None or "extra" not in str(req.marker)):
+            return True
+    return False
+
+
 @check("transitive-framework-import")
 def transitive_framework_import(snap: Snapshot) -> Iterator[Finding]:
     for d in snap.distributions:
         for imp in d.framework_imports:
+            fw = snap.framework(imp.framework)
+            names: Set[str] = {canonicalize_name(imp.framework)}
+            if fw and fw.dist:
+                names.add(canonicalize_name(fw.dist))
+            if _declares(d.requires, names):
+                continue
             steps: List[Tuple[str, str]] = [(f"step {i + 1}", s) for i, s in enumerate(imp.chain)]
             how = " (inside try: only an ImportError is caught)" if imp.guarded else ""
+            module = d.top_level[0] if d.top_level else d.name
+            fw_dist = fw.dist if fw and fw.dist else imp.framework
             yield finding(
                 "transitive-framework-import",
-                f"import {d.top_level[0] if d.top_level else d.name} imports {imp.framework} at import time{how}",
+                f"import {module} imports {imp.framework} at import time{how}",
                 [("package", f"{d.name} {d.version}"), *steps],
+                fix=(f"{d.name} {d.version} does not require {fw_dist}, yet `import {module}` imports it: "
+                     f"pin a release of {d.name} that imports {fw_dist} lazily, import {module} only where "
+                     f"{fw_dist} works, or uninstall {fw_dist} if nothing here needs it."),
                 snapshot=snap,
             )

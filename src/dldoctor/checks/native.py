@@ -284,8 +284,10 @@ def dll_version_conflict(snap: Snapshot) -> Iterator[Finding]:
 
 @check("duplicate-openmp")
 def duplicate_openmp(snap: Snapshot) -> Iterator[Finding]:
-    """Two OpenMP runtimes loaded under different names are two thread pools in one process
-    (libgomp next to libiomp5, or a renamed libgomp-abc123 next to torch's libgomp.so.1)."""
+    """Two different OpenMP runtimes in one process (libgomp next to libiomp5) are two thread
+    pools, and Intel's aborts with OMP Error #15. Several copies of one runtime under
+    hash-unique names (auditwheel's libgomp-<hash>.so.1 in scikit-learn and torch) are what
+    auditwheel and delvewheel make on purpose so that wheels never share one: no finding."""
     found: Dict[str, Tuple[str, Library]] = {}  # load name -> (runtime, first copy)
     libs = list(snap.libraries)
     g = env_graphs(snap)
@@ -298,9 +300,9 @@ def duplicate_openmp(snap: Snapshot) -> Iterator[Finding]:
         runtime = openmp_runtime(load_name(lib)) or openmp_runtime(basename(lib.path))
         if runtime:
             found.setdefault(_fold(snap, load_name(lib)), (runtime, lib))
-    if len(found) < 2:
-        return
     runtimes = sorted({r for r, _ in found.values()})
+    if len(runtimes) < 2:
+        return  # copies of one runtime (auditwheel's libgomp-<hash> next to libgomp.so.1): see the page
     yield finding(
         "duplicate-openmp",
         f"{len(found)} OpenMP runtimes can load into one process ({', '.join(runtimes)}): "
