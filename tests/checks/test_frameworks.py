@@ -12,11 +12,12 @@ import pytest
 from dldoctor.checks import run_checks
 from dldoctor.checks.frameworks import _check_known_bad
 from dldoctor.conditions.releases import known_bad_releases
+from dldoctor.explainer import explain as explain_text
 from dldoctor.snapshot import gpu as gpu_mod
 from dldoctor.snapshot.collect import collect_snapshot
 from dldoctor.snapshot.model import Snapshot
 
-from ..builders import PLAIN, FakeDriver, findings
+from ..builders import PLAIN, FakeDriver, findings, snapshot
 from ..conftest import check_json, pip_install, slugs, venv_python
 
 
@@ -62,7 +63,7 @@ def test_known_bad_release_matches_the_installed_torch(torch_snap: Snapshot) -> 
     entry = {"dist": "torch", "specifier": "==2.13.0", "platforms": ["linux"], "symptom": "test symptom",
              "good": "2.12.0", "source": "https://example.invalid/1"}
     found = list(_check_known_bad(torch_snap, (entry,)))
-    assert len(found) == 1 and found[0].fix == "python -m pip install torch==2.12.0"
+    assert len(found) == 1 and found[0].fix == "Run `python -m pip install torch==2.12.0`."
     found = list(_check_known_bad(torch_snap, ({**entry, "platforms": ["windows"]},)))
     assert found == []
 
@@ -74,7 +75,8 @@ def test_shipped_data_flags_torch_290_on_windows_only(torch_snap: Snapshot) -> N
     win = dataclasses.replace(torch_snap, distributions=dists,
                               host=dataclasses.replace(torch_snap.host, os="windows"))
     found = list(_check_known_bad(win, known_bad_releases()))
-    assert len(found) == 1 and "WinError 1114" in found[0].message and found[0].fix.endswith("torch==2.8.0")
+    assert len(found) == 1 and "WinError 1114" in found[0].message
+    assert "`python -m pip install torch==2.8.0`" in found[0].fix
     lin = dataclasses.replace(win, host=torch_snap.host)
     assert list(_check_known_bad(lin, known_bad_releases())) == []
 
@@ -92,9 +94,39 @@ def test_noisereduce_imports_torch_at_import_time(torch_venv: Path, tmp_path: Pa
     chain = [e["value"] for e in found[0]["evidence"] if e["label"].startswith("step")]
     assert chain[0].startswith("noisereduce/__init__.py:")
     assert chain[-1] in ("noisereduce/noisereduce.py:5", "noisereduce/spectralgate/__init__.py:4")
+    assert "noisereduce 3.0.3 does not require torch" in found[0]["fix"]  # the fix is about this package
+
+
+def test_a_package_that_requires_torch_may_import_it(torch_venv: Path, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """torchmetrics declares torch in Requires-Dist: importing it is its purpose, no finding."""
+    target = tmp_path / "extra"
+    pip_install(venv_python(torch_venv), "--no-deps", "torchmetrics==1.4.0", target=target)
+    monkeypatch.setenv("PYTHONPATH", str(target))
+    snap = collect_snapshot(str(venv_python(torch_venv)), cwd=str(tmp_path))
+    tm = snap.distribution("torchmetrics")
+    assert tm is not None and any(i.framework == "torch" for i in tm.framework_imports)  # the import is seen
+    assert findings(snap, "transitive-framework-import") == []
 
 
 def test_no_framework_no_import_analysis(venv_factory: Callable[..., Path], tmp_path: Path) -> None:
     venv = venv_factory(["--no-deps", "noisereduce==3.0.3"])
     report = check_json("--python", str(venv_python(venv)), env=PLAIN, cwd=tmp_path)
     assert "transitive-framework-import" not in slugs(report)
+
+
+def test_mkl_2024_1_under_a_conda_torch_is_a_known_bad_dependency_release() -> None:
+    """A conda environment cannot exist here: its conda-meta facts are built field by field."""
+    snap = snapshot(host__os="linux", conda_versions={"mkl": "2024.1.0", "pytorch": "2.2.2", "python": "3.11.9"},
+                    conda_packages=("mkl", "python", "pytorch"))
+    (f,) = findings(snap, "known-bad-release")
+    assert f.message.startswith("mkl 2024.1.0 on linux: import torch fails with `libtorch_cpu.so: undefined symbol: "
+                                "iJIT_NotifyEvent`")
+    assert f.fix == "Run `conda install mkl=2024.0`."
+    assert "known-bad-release" in [c.condition.slug for c in explain_text(
+        "ImportError: /env/lib/python3.11/site-packages/torch/lib/libtorch_cpu.so: undefined symbol: iJIT_NotifyEvent")]
+
+
+def test_mkl_release_is_quiet_when_healthy() -> None:
+    for versions in ({"mkl": "2024.0.0", "pytorch": "2.2.2"}, {"mkl": "2024.1.0", "numpy": "1.26.4"}):
+        assert findings(snapshot(host__os="linux", conda_versions=versions), "known-bad-release") == [], versions

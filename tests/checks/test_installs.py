@@ -12,8 +12,12 @@ import sys
 from pathlib import Path
 from typing import Callable, List
 
+import pytest
+
+from dldoctor.snapshot.collect import collect_snapshot
+
 from ..builders import PLAIN, findings, snapshot
-from ..conftest import check_json, pip_install, site_packages, slugs, venv_python
+from ..conftest import check_json, find_python, pip_install, site_packages, slugs, venv_python
 
 
 def record_files(site: Path, dist_glob: str) -> int:
@@ -41,6 +45,49 @@ def test_two_copies_of_one_distribution(venv_factory: Callable[..., Path], tmp_p
     polluted = check_json("--python", str(venv_python(venv)), env={**PLAIN, "PYTHONPATH": str(extra)}, cwd=tmp_path)
     assert "duplicate-install" not in slugs(polluted) and "pythonpath-pollution" in slugs(polluted)
     assert "duplicate-install" not in slugs(check_json("--python", str(venv_python(venv)), env=PLAIN, cwd=tmp_path))
+
+
+@pytest.mark.machine
+def test_two_dist_infos_in_one_folder_fixed_by_the_printed_commands(tmp_path: Path) -> None:
+    """`pip install --force-reinstall` keeps whichever dist-info pip finds second; the printed fix
+    (uninstall once per dist-info, install once) leaves exactly one, run verbatim with the
+    venv's own pip."""
+    venv = tmp_path / "venv"
+    subprocess.run([find_python("3.11"), "-m", "venv", str(venv)], check=True)  # with pip, as users have
+    pip_install(venv_python(venv), "six==1.17.0")
+    extra = tmp_path / "extra"
+    pip_install(venv_python(venv), "six==1.16.0", target=extra)
+    site = site_packages(venv)
+    shutil.copytree(next(extra.glob("six-*.dist-info")), site / "six-1.16.0.dist-info")
+    report = check_json("--python", str(venv_python(venv)), env=PLAIN, cwd=tmp_path)
+    (f,) = [x for x in report["findings"] if x["slug"] == "duplicate-install"]
+    uninstall, install = re.findall(r"`([^`]+)`", f["fix"])
+    assert uninstall.endswith("-m pip uninstall -y six") and "2 times" in f["fix"]
+    for cmd in (uninstall, uninstall, install):
+        subprocess.run(["bash", "-c", cmd], check=True, capture_output=True)
+    assert sorted(p.name for p in site.glob("six-*.dist-info")) == ["six-1.17.0.dist-info"]
+    imported = subprocess.run([str(venv_python(venv)), "-c", "import six; print(six.__version__)"],
+                              capture_output=True, text=True)
+    assert imported.stdout.strip() == "1.17.0"
+    assert "duplicate-install" not in slugs(check_json("--python", str(venv_python(venv)), env=PLAIN, cwd=tmp_path))
+
+
+@pytest.mark.machine
+def test_system_site_packages_venv_with_its_own_pip_is_one_install_per_layer(tmp_path: Path) -> None:
+    """``venv --system-site-packages`` seeds pip (and setuptools before 3.12) although the base
+    interpreter has them too: the venv's copy overrides the base's by design, not a duplicate."""
+    base = find_python("3.11")
+    venv = tmp_path / "ssp"
+    subprocess.run([base, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    listed = subprocess.run([str(venv_python(venv)), "-m", "pip", "list", "--format", "json"],
+                            check=True, capture_output=True, text=True).stdout
+    assert subprocess.run([str(venv_python(venv)), "-m", "pip", "check"], capture_output=True).returncode == 0
+    pips = [d for d in json.loads(listed) if d["name"] == "pip"]
+    assert pips, "the venv has pip"
+    snap = collect_snapshot(str(venv_python(venv)))
+    locations = {d.location for d in snap.distributions if d.name.lower() == "pip"}
+    assert len(locations) == 2, locations  # both layers hold pip: the case this test is about
+    assert findings(snap, "duplicate-install") == []
 
 
 def test_pip_over_conda_in_a_conda_like_layout(venv_factory: Callable[..., Path], tmp_path: Path) -> None:

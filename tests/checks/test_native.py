@@ -178,6 +178,21 @@ def test_sklearn_libgomp_and_intel_libiomp5(
     assert labels["Intel libiomp5 (intel-openmp)"].endswith("/lib/libiomp5.so")
 
 
+def test_torch_and_sklearn_each_with_its_own_libgomp_are_quiet(
+        torch_venv: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """torch/lib/libgomp.so.1 and scikit-learn's auditwheel copy libgomp-<hash>.so.1.0.0 are two
+    copies of one runtime under different names; the import (the oracle) maps both and works."""
+    target = tmp_path / "extra"
+    pip_install(venv_python(torch_venv), "--no-deps", str(cached_wheel("scikit_learn", "scikit-learn==1.9.1")),
+                "joblib", "threadpoolctl", "cloudpickle", "narwhals", target=target)
+    monkeypatch.setenv("PYTHONPATH", str(target))
+    code = ("import torch, sklearn.cluster; torch.ones(4).sum(); "
+            "print(sorted({l.split()[-1] for l in open('/proc/self/maps') if 'libgomp' in l}))")
+    done = subprocess.run([str(venv_python(torch_venv)), "-c", code], capture_output=True, text=True, check=True)
+    assert len(eval(done.stdout)) == 2, done.stdout  # both copies loaded, side by side, no abort
+    assert findings(snapshot_of(torch_venv, monkeypatch), "duplicate-openmp") == []
+
+
 # --- wrong-architecture ---------------------------------------------------------------
 
 

@@ -4,11 +4,14 @@ finding is asserted, then the fix dldoctor printed is run verbatim and the impor
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import subprocess
 from pathlib import Path
 from typing import Callable, Dict, List, Tuple
+
+import pytest
 
 from ..builders import PLAIN
 from ..conftest import check_json, find_python, pip_install, site_packages, venv_python
@@ -132,6 +135,7 @@ def system_site_venv(tmp_path: Path, user_packages: List[str], own: List[str]) -
     return venv, base, env
 
 
+@pytest.mark.machine
 def test_user_site_copy_shadows_the_base_copy_a_system_site_packages_venv_uses(tmp_path: Path) -> None:
     venv, base, env = system_site_venv(tmp_path, ["typing_extensions==4.5.0"], [])
     base_has = subprocess.run([base, "-s", "-c", NEW_API], capture_output=True, text=True)
@@ -158,6 +162,7 @@ def test_user_site_copy_shadows_the_base_copy_a_system_site_packages_venv_uses(t
     assert found(check_json("--python", str(venv_python(venv)), env=env, cwd=tmp_path), "user-site-shadowing") == []
 
 
+@pytest.mark.machine
 def test_user_site_is_quiet_when_the_venv_has_its_own_copy(tmp_path: Path) -> None:
     """The venv's own site-packages comes before the user site: an old --user copy is not
     imported (the real import proves it), and user-only packages are normal use."""
@@ -167,3 +172,47 @@ def test_user_site_is_quiet_when_the_venv_has_its_own_copy(tmp_path: Path) -> No
     assert run_import(venv_python(venv), NEW_API + "; import toml", env).returncode == 0
     report = check_json("--python", str(venv_python(venv)), env=env, cwd=tmp_path)
     assert found(report, "user-site-shadowing") == [], found(report, "user-site-shadowing")[0]["message"]
+
+
+@pytest.mark.machine
+def test_pythonhome_of_another_installation_is_named_and_unset(tmp_path: Path) -> None:
+    """PYTHONHOME moves a non-venv interpreter onto another prefix: its own site-packages
+    disappear. The other installation is a prefix whose standard library links to the same
+    files, with its own (nearly empty) site-packages."""
+    base = Path(find_python("3.11"))
+    stdlib = base.parent.parent / "lib" / "python3.11"
+    other = tmp_path / "other"
+    (other / "lib" / "python3.11" / "site-packages").mkdir(parents=True)
+    for entry in stdlib.iterdir():
+        if entry.name != "site-packages":
+            (other / "lib" / "python3.11" / entry.name).symlink_to(entry)
+    own = subprocess.run([str(base), "-s", "-c", "import six"], capture_output=True)
+    assert own.returncode == 0, "this test needs six in pyenv's 3.11 site-packages"
+    env = {**PLAIN, "PYTHONHOME": str(other)}
+    assert run_import(base, "import six", env).returncode != 0
+    report = check_json("--python", str(base), env=env, cwd=tmp_path)
+    (f,) = found(report, "pythonpath-pollution")
+    assert f["message"].startswith(f"PYTHONHOME={other} is set") and f["severity"] == "error"
+    (cmd,) = commands(f["fix"])
+    assert cmd == "unset PYTHONHOME"
+    assert run_import(base, "import six", env, before=cmd).returncode == 0
+    # Its own installation as PYTHONHOME changes nothing: quiet.
+    same = check_json("--python", str(base), env={**PLAIN, "PYTHONHOME": str(base.parent.parent)}, cwd=tmp_path)
+    assert found(same, "pythonpath-pollution") == []
+
+
+def test_abi3_wheel_on_pythonpath_is_not_another_python() -> None:
+    """cp39-abi3 is one build for 3.9 and every later CPython: no "for Python 3.9" here."""
+    from dldoctor.snapshot.model import PythonPathEntry
+
+    from ..builders import distribution, messages, snapshot
+
+    folder = "/work/extra"
+    abi3 = distribution("cryptography", "44.0.0", location=folder)
+    snap = snapshot(interpreter__version_info=(3, 11, 7), interpreter__prefix="/env",
+                    python_path=(PythonPathEntry(folder, 0, exists=True),),
+                    distributions=(dataclasses.replace(abi3, tags=("cp39-abi3-manylinux_2_28_x86_64",)),))
+    assert messages(snap, "pythonpath-pollution") == []
+    cp39 = dataclasses.replace(abi3, tags=("cp39-cp39-manylinux_2_28_x86_64",))
+    (msg,) = messages(dataclasses.replace(snap, distributions=(cp39,)), "pythonpath-pollution")
+    assert "for Python 3.9, this is 3.11" in msg

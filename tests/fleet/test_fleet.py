@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Callable, Dict, List
 
@@ -112,3 +114,19 @@ def test_corrupt_files_are_rows(tmp_path: Path, content: bytes, why: str) -> Non
     validate_fleet(doc)
     assert doc["groups"] == [] and doc["failed"][0]["error"].startswith(why), doc
     assert doc["summary"] == "no snapshot could be read; 1 node failed"
+
+
+def test_what_ray_prints_while_collecting_never_reaches_stdout() -> None:
+    """Ray's driver prints node events to file descriptor 1 (native code and Python alike);
+    during collection fd 1 is stderr, so `fleet --format json` stays one JSON document."""
+    code = (
+        "import os, sys\n"
+        "from dldoctor.snapshot.ray_fleet import stdout_to_stderr\n"
+        "with stdout_to_stderr():\n"
+        "    os.write(1, b'(raylet) node marked dead\\n'); print('python print')\n"
+        "print('{}')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "{}\n"
+    assert "(raylet) node marked dead" in done.stderr and "python print" in done.stderr

@@ -55,8 +55,12 @@ def path_python(path: str) -> Optional[Tuple[int, int]]:
 
 
 def tag_python(tag: str) -> Optional[Tuple[int, int]]:
-    """(3, 9) for ``cpython-39`` / ``cp39`` / ``cp39-cp39-linux_x86_64``; None otherwise."""
-    m = _ABI_TAG.match(tag.lower())
+    """(3, 9) for ``cpython-39`` / ``cp39`` / ``cp39-cp39-linux_x86_64``; None for abi3 and
+    anything else."""
+    low = tag.lower()
+    if "abi3" in low.split("-") or low.endswith(".abi3"):
+        return None  # the stable ABI: one build for this minor version and every later one
+    m = _ABI_TAG.match(low)
     return (int(m.group(1)), int(m.group(2))) if m else None
 
 

@@ -18,6 +18,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
+from dldoctor.checks._layers import delegated
 from dldoctor.snapshot.model import VIRTUAL_INSTALLER, Distribution, Snapshot
 
 _SYS_PLATFORM = {"windows": "win32", "linux": "linux", "macos": "darwin"}
@@ -87,6 +88,22 @@ def fits(version: str, requirement: Requirement) -> bool:
         return True  # a version pip cannot parse: pip check cannot judge it either
 
 
+def _judged_copies(snap: Snapshot) -> Dict[str, Distribution]:
+    """name -> the copy a requirement is judged against: the imported one (the first on
+    sys.path), unless a PYTHONPATH or user-site copy wins over the environment's own other
+    version. That layer is the cause (pythonpath-pollution / user-site-shadowing name it);
+    the environment's copy is what the requirement meets once it is gone."""
+    first: Dict[str, Distribution] = {canonicalize_name(d.name): d for d in reversed(snap.distributions)}
+    own: Dict[str, Distribution] = {canonicalize_name(d.name): d for d in reversed(snap.distributions)
+                                    if not delegated(snap, d.location)}
+    out = dict(first)
+    for key, have in first.items():
+        mine = own.get(key)
+        if mine is not None and delegated(snap, have.location) and mine.version != have.version:
+            out[key] = mine
+    return out
+
+
 @lru_cache(maxsize=8192)
 def parse(text: str) -> Optional[Requirement]:
     """One Requires-Dist line (None when pip could not parse it either)."""
@@ -111,7 +128,7 @@ def unmet_requirements(snap: Snapshot) -> Iterator[Unmet]:
 def _unmet(snap: Snapshot) -> Iterator[Unmet]:
     env = marker_environment(snap)
     env["extra"] = ""
-    installed = {canonicalize_name(d.name): d for d in reversed(snap.distributions)}  # the first copy wins
+    installed = _judged_copies(snap)
     for dist in imported(snap):
         for text in dist.requires:
             req = parse(text)

@@ -7,7 +7,8 @@ from typing import Iterable, Iterator, List, Optional, Set, Tuple
 from packaging.tags import Tag, compatible_tags, cpython_tags, generic_tags, mac_platforms, parse_tag
 
 from dldoctor.checks import check, finding
-from dldoctor.checks._layers import delegated, is_user_site, under_pythonpath
+from dldoctor.checks._layers import delegated, is_user_site, tag_python, under_pythonpath
+from dldoctor.checks._layers import ours as our_python
 from dldoctor.checks._util import env_of_interpreter, is_within
 from dldoctor.model import Finding
 from dldoctor.snapshot.model import Snapshot
@@ -135,8 +136,8 @@ def unsupported_python(snap: Snapshot) -> Iterator[Finding]:
     interp = snap.interpreter
     for d in snap.distributions:
         theirs = _wheel_tags(d.tags)
-        if delegated(snap, d.location):
-            continue  # another Python's folder on PYTHONPATH: reinstalling here would not help
+        if delegated(snap, d.location) and any(tag_python(t) not in (None, our_python(snap)) for t in d.tags):
+            continue  # another Python's folder on PYTHONPATH: pythonpath-pollution names it
         if not theirs or theirs & ours:
             continue
         built_for = ", ".join(sorted(d.tags)[:3])

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, List, Tuple
+from typing import Any, Dict, Iterator, List, Set, Tuple
 
+from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
@@ -14,21 +15,35 @@ from dldoctor.model import Finding
 from dldoctor.snapshot.model import Snapshot
 
 
+def _installed(snap: Snapshot) -> List[Tuple[str, str, str]]:
+    """(name, version, installer) of every pip distribution and conda package: a known-bad
+    release may be a dependency (MKL) that conda installs without a dist-info."""
+    out = [(d.name, d.version, "pip") for d in snap.distributions]
+    out += [(name, version, "conda") for name, version in sorted(snap.conda_versions.items())]
+    return out
+
+
 def _check_known_bad(snap: Snapshot, releases: Tuple[Dict[str, Any], ...]) -> Iterator[Finding]:
-    for d in snap.distributions:
+    installed = _installed(snap)
+    names = {canonicalize_name(n) for n, _, _ in installed}
+    for name, version, installer in installed:
         for rel in releases:
-            if canonicalize_name(d.name) != canonicalize_name(rel["dist"]) or snap.host.os not in rel["platforms"]:
+            if canonicalize_name(name) != canonicalize_name(rel["dist"]) or snap.host.os not in rel["platforms"]:
                 continue
+            if rel.get("with") and not names & {canonicalize_name(w) for w in rel["with"]}:
+                continue  # the release breaks only what links it (MKL: torch)
             try:
-                hit = SpecifierSet(rel["specifier"]).contains(Version(d.version), prereleases=True)
+                hit = SpecifierSet(rel["specifier"]).contains(Version(version), prereleases=True)
             except InvalidVersion:
                 continue
             if hit:
+                cmd = f"conda install {name}={rel['good']}" if installer == "conda" \
+                    else f"python -m pip install {name}=={rel['good']}"
                 yield finding(
                     "known-bad-release",
-                    f"{d.name} {d.version} on {snap.host.os}: {rel['symptom']}",
-                    [("installed", f"{d.name} {d.version}"), ("known issue", rel["source"])],
-                    fix=f"python -m pip install {d.name}=={rel['good']}",
+                    f"{name} {version} on {snap.host.os}: {rel['symptom']}",
+                    [("installed", f"{name} {version} ({installer})"), ("known issue", rel["source"])],
+                    fix=f"Run `{cmd}`.",
                     snapshot=snap,
                 )
 
@@ -74,15 +89,40 @@ def cpu_only_build(snap: Snapshot) -> Iterator[Finding]:
             )
 
 
+def _declares(requires: Tuple[str, ...], names: Set[str]) -> bool:
+    """Whether a ``Requires-Dist`` line outside any extra names one of ``names``: such a package
+    exists to use the framework (lightning, torchmetrics, torchvision need torch), so importing it
+    at import time is its job, not a surprise. A requirement behind ``extra == ...`` is optional."""
+    for line in requires:
+        try:
+            req = Requirement(line)
+        except InvalidRequirement:
+            continue
+        if canonicalize_name(req.name) in names and (req.marker is None or "extra" not in str(req.marker)):
+            return True
+    return False
+
+
 @check("transitive-framework-import")
 def transitive_framework_import(snap: Snapshot) -> Iterator[Finding]:
     for d in snap.distributions:
         for imp in d.framework_imports:
+            fw = snap.framework(imp.framework)
+            names: Set[str] = {canonicalize_name(imp.framework)}
+            if fw and fw.dist:
+                names.add(canonicalize_name(fw.dist))
+            if _declares(d.requires, names):
+                continue
             steps: List[Tuple[str, str]] = [(f"step {i + 1}", s) for i, s in enumerate(imp.chain)]
             how = " (inside try: only an ImportError is caught)" if imp.guarded else ""
+            module = d.top_level[0] if d.top_level else d.name
+            fw_dist = fw.dist if fw and fw.dist else imp.framework
             yield finding(
                 "transitive-framework-import",
-                f"import {d.top_level[0] if d.top_level else d.name} imports {imp.framework} at import time{how}",
+                f"import {module} imports {imp.framework} at import time{how}",
                 [("package", f"{d.name} {d.version}"), *steps],
+                fix=(f"{d.name} {d.version} does not require {fw_dist}, yet `import {module}` imports it: "
+                     f"pin a release of {d.name} that imports {fw_dist} lazily, import {module} only where "
+                     f"{fw_dist} works, or uninstall {fw_dist} if nothing here needs it."),
                 snapshot=snap,
             )

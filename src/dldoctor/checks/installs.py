@@ -10,7 +10,7 @@ from packaging.utils import canonicalize_name
 
 from dldoctor.checks import check, finding
 from dldoctor.checks._layers import delegated
-from dldoctor.checks._util import norm
+from dldoctor.checks._util import is_within, norm
 from dldoctor.conditions.frameworks import conda_names
 from dldoctor.model import Finding, Severity
 from dldoctor.snapshot.model import Distribution, Snapshot
@@ -30,6 +30,8 @@ def duplicate_install(snap: Snapshot) -> Iterator[Finding]:
             if delegated(snap, dists[0].location):
                 continue  # a PYTHONPATH or user-site copy wins: pythonpath/user-site checks name it
             imported = imported_copy(snap, dists)
+            if venv_overlay(snap, imported, dists):
+                continue
             yield finding(
                 "duplicate-install",
                 f"{imported.name} is installed {len(dists)} times: "
@@ -52,11 +54,28 @@ def duplicate_install(snap: Snapshot) -> Iterator[Finding]:
                 "duplicate-install",
                 f"pip installed {d.name} {d.version} over conda's {hit[0]}",
                 [("pip copy", d.metadata_dir), ("conda package", hit[0])],
-                fix=f"Keep one: `conda remove {hit[0]}` and keep pip's, or `pip uninstall {d.name}` "
-                f"then `conda install {hit[0]}` again.",
+                # Both wrote the same files: `conda remove` would delete pip's too, so pip's
+                # copy goes first and conda rewrites its own.
+                fix=f"Keep conda's: `{snap.interpreter.executable} -m pip uninstall -y {d.name}`, then "
+                f"`conda install --force-reinstall {hit[0]}` (pip's copy overwrote the files conda tracks).",
                 snapshot=snap,
                 severity=Severity.WARNING,
             )
+
+
+def venv_overlay(snap: Snapshot, imported: Distribution, dists: List[Distribution]) -> bool:
+    """A venv made with ``--system-site-packages`` puts its own site-packages before the base's:
+    a package installed in the venv overrides the base's copy by design (venv seeds its own pip,
+    and setuptools before 3.12, so those two are in both layers of every such venv).
+    https://docs.python.org/3/library/venv.html ("--system-site-packages"). Normal when the
+    imported copy is the venv's and every other copy is the base interpreter's."""
+    prefix, base = snap.interpreter.prefix, snap.interpreter.base_prefix
+    if not prefix or not base or norm(snap, prefix) == norm(snap, base):
+        return False
+    if not is_within(snap, imported.location, prefix):
+        return False
+    return all(is_within(snap, d.location, base) and not is_within(snap, d.location, prefix)
+               for d in dists if d is not imported)
 
 
 def imported_copy(snap: Snapshot, dists: List[Distribution]) -> Distribution:

@@ -10,6 +10,7 @@ nothing about its architecture, and the loader fails on it rather than looking e
 
 from __future__ import annotations
 
+import posixpath
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from packaging.utils import canonicalize_name
@@ -72,11 +73,16 @@ def missing_shared_library(snap: Snapshot) -> Iterator[Finding]:
         for edge in graph.edges:
             if edge.resolution.rule == NOT_FOUND:
                 tried.setdefault((edge.requester, edge.resolution.name), edge.resolution.tried)
+    plugins: Dict[str, List[str]] = {}
     # A satellite built for another torch (or CUDA variant) misses torch's and CUDA's names
     # by construction: companion-mismatch states that one cause, with these names as evidence.
     explained = set(explained_dists(snap))
     for (requester, name), roots in sorted(_roots_by_edge(g, (NOT_FOUND,)).items()):
         if _provided_by_interpreter(name) or canonicalize_name(_dist(g, requester)) in explained:
+            continue
+        plugin = _optional_plugin(requester, roots)
+        if plugin:
+            plugins.setdefault(plugin, []).append(name)
             continue
         via = [r for r in dict.fromkeys(roots) if r != requester]
         yield finding(
@@ -87,6 +93,29 @@ def missing_shared_library(snap: Snapshot) -> Iterator[Finding]:
              *(("tried", t) for t in tried[(requester, name)])],
             snapshot=snap,
         )
+    for plugin, names in sorted(plugins.items()):
+        names = sorted(set(names))
+        yield finding(
+            "missing-shared-library",
+            f"{basename(plugin)} ({_dist(g, plugin)}) cannot load: {len(names)} libraries it needs are not found "
+            f"({', '.join(names[:4])}{', ...' if len(names) > 4 else ''}); the import works, but that provider "
+            "is skipped and sessions fall back to CPU",
+            [("plugin", plugin), *(("needed name", n) for n in names[:SHOWN * 3])],
+            fix="Install the libraries the provider needs (for onnxruntime-gpu: CUDA 12.x and cuDNN 9.x, e.g. the "
+            "nvidia-* wheels), or use the CPU package where there is no GPU; `dldoctor probe onnxruntime` shows "
+            "which providers a session really loads.",
+            snapshot=snap,
+            severity=Severity.WARNING,
+        )
+
+
+def _optional_plugin(requester: str, roots: List[str]) -> str:
+    """The on-demand plugin every root of this failing request is, or "" (a hard dependency
+    of something the import loads is an error as before)."""
+    names = [*dict.fromkeys(roots)]
+    if names and all(any(p.search(basename(r)) for p in native_data().optional_plugins) for r in names):
+        return names[0]
+    return ""
 
 
 def _machine_of(lib: Library) -> str:
@@ -255,8 +284,10 @@ def dll_version_conflict(snap: Snapshot) -> Iterator[Finding]:
 
 @check("duplicate-openmp")
 def duplicate_openmp(snap: Snapshot) -> Iterator[Finding]:
-    """Two OpenMP runtimes loaded under different names are two thread pools in one process
-    (libgomp next to libiomp5, or a renamed libgomp-abc123 next to torch's libgomp.so.1)."""
+    """Two different OpenMP runtimes in one process (libgomp next to libiomp5) are two thread
+    pools, and Intel's aborts with OMP Error #15. Several copies of one runtime under
+    hash-unique names (auditwheel's libgomp-<hash>.so.1 in scikit-learn and torch) are what
+    auditwheel and delvewheel make on purpose so that wheels never share one: no finding."""
     found: Dict[str, Tuple[str, Library]] = {}  # load name -> (runtime, first copy)
     libs = list(snap.libraries)
     g = env_graphs(snap)
@@ -269,9 +300,9 @@ def duplicate_openmp(snap: Snapshot) -> Iterator[Finding]:
         runtime = openmp_runtime(load_name(lib)) or openmp_runtime(basename(lib.path))
         if runtime:
             found.setdefault(_fold(snap, load_name(lib)), (runtime, lib))
-    if len(found) < 2:
-        return
     runtimes = sorted({r for r, _ in found.values()})
+    if len(runtimes) < 2:
+        return  # copies of one runtime (auditwheel's libgomp-<hash> next to libgomp.so.1): see the page
     yield finding(
         "duplicate-openmp",
         f"{len(found)} OpenMP runtimes can load into one process ({', '.join(runtimes)}): "
@@ -300,18 +331,32 @@ def ld_library_path_wins(snap: Snapshot) -> List[Tuple[str, str, str, str]]:
     return [out[k] for k in sorted(out)]
 
 
+def _drop_from_ld_library_path(snap: Snapshot, folders: List[str]) -> str:
+    """The command that takes ``folders`` out of LD_LIBRARY_PATH and keeps the rest."""
+    drop = {posixpath.normpath(f) for f in folders}
+    keep = [e.path for e in snap.search_path if e.var == "LD_LIBRARY_PATH" and posixpath.normpath(e.path) not in drop]
+    cmd = f"export LD_LIBRARY_PATH={':'.join(keep)}" if keep else "unset LD_LIBRARY_PATH"
+    return (f"Run `{cmd}` (the packages load their own copies through RUNPATH; a toolkit's lib64 on "
+            "LD_LIBRARY_PATH only takes their place), and remove it where LD_LIBRARY_PATH is set.")
+
+
 @check("ld-library-path-override", applies=_linux_facts)
 def ld_library_path_override(snap: Snapshot) -> Iterator[Finding]:
     facts = snap.loader
     digests = facts.digests if facts else {}
-    for winner, wheel_copy, name, requester in ld_library_path_wins(snap):
-        same = digests.get(winner) is not None and digests.get(winner) == digests.get(wheel_copy)
+    wins = ld_library_path_wins(snap)
+    differing = [w for w, c, _, _ in wins if not (digests.get(w) is not None and digests.get(w) == digests.get(c))]
+    fix = _drop_from_ld_library_path(snap, [posixpath.dirname(w) for w in differing])
+    for winner, wheel_copy, name, requester in wins:
+        same = winner not in differing
         dist = next((x.dist for x in snap.libraries if x.path == wheel_copy), None) or "a package"
         yield finding(
             "ld-library-path-override",
             f"LD_LIBRARY_PATH's {winner} wins over {dist}'s own {name}"
             + (" (identical content today)" if same else ""),
-            [("wins", winner), ("shadowed", wheel_copy), ("needed by", requester)],
+            [("wins", winner), ("shadowed", wheel_copy), ("needed by", requester),
+             ("precedence", "LD_LIBRARY_PATH is searched before the needer's RUNPATH")],
+            fix=fix if not same else "",
             snapshot=snap,
             severity=Severity.INFO if same else None,
         )

@@ -129,18 +129,19 @@ def pythonpath_pollution(snap: Snapshot) -> Iterator[Finding]:
 
 
 def _pythonhome(snap: Snapshot, home: str) -> Iterator[Finding]:
+    """PYTHONHOME names the prefix Python takes its standard library from (and, outside a
+    venv, its site-packages). Its own installation's prefix is harmless; another one is not."""
     interp = snap.interpreter
-    own_install = is_within(snap, interp.executable, home) or (
-        interp.env_kind == "venv" and norm(snap, interp.base_prefix) == norm(snap, home))
+    if interp.env_kind == "venv" or is_within(snap, interp.executable, home):
+        return  # a venv keeps its own site-packages (pyvenv.cfg); its own prefix is harmless
     cmd = "set PYTHONHOME=" if snap.host.os == "windows" else "unset PYTHONHOME"
     yield finding(
         "pythonpath-pollution",
-        f"PYTHONHOME={home} is set: every Python started from this shell takes its standard library"
-        + (" and site-packages from there, not from its own installation" if not own_install else " from there"),
+        f"PYTHONHOME={home} is set: {interp.executable} takes its standard library and site-packages from "
+        "there, not from its own installation",
         [("PYTHONHOME", home), ("interpreter", interp.executable), ("prefix in use", interp.prefix)],
         fix=f"Run `{cmd}` (PYTHONHOME is almost never needed; remove it from the environment variables).",
         snapshot=snap,
-        severity=Severity.WARNING if own_install else Severity.ERROR,
     )
 
 

@@ -18,6 +18,7 @@ class NativeData:
     library_folder_suffixes: Tuple[str, ...]
     extension: Tuple[Pattern[str], ...]
     interpreter_provided: Tuple[Pattern[str], ...]
+    optional_plugins: Tuple[Pattern[str], ...] = ()
 
 
 def _strs(raw: Dict[str, Any], key: str) -> Tuple[str, ...]:
@@ -36,4 +37,5 @@ def native_data() -> NativeData:
         library_folder_suffixes=_strs(raw, "library_folder_suffixes"),
         extension=tuple(re.compile(p, re.I) for p in _strs(raw, "extension_patterns")),
         interpreter_provided=tuple(re.compile(p) for p in _strs(raw, "interpreter_provided")),
+        optional_plugins=tuple(re.compile(p, re.I) for p in _strs(raw, "optional_plugins")),
     )

@@ -1,4 +1,5 @@
-"""known_versions.toml: framework releases with a known loading regression (known-bad-release)."""
+"""known_versions.toml: framework (and dependency) releases with a known loading regression
+(known-bad-release)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from dldoctor.conditions import PLATFORMS, DataError, load_toml
 
 _REQUIRED = ("dist", "specifier", "platforms", "symptom", "good", "source")
-_KEYS = {*_REQUIRED, "source2", "marks", "alone"}
+_KEYS = {*_REQUIRED, "source2", "marks", "alone", "with"}
 
 
 def _validate(raw: Dict[str, Any]) -> Dict[str, Any]:
@@ -33,6 +34,9 @@ def _validate(raw: Dict[str, Any]) -> Dict[str, Any]:
     marks = raw.get("marks", [])
     if not isinstance(marks, list) or not all(isinstance(m, str) and m and m == m.lower() for m in marks):
         raise DataError(f"{where}: marks must be a list of non-empty lower-case strings")
+    with_ = raw.get("with", [])
+    if not isinstance(with_, list) or not all(isinstance(w, str) and w for w in with_):
+        raise DataError(f"{where}: with must be a list of distribution names")
     alone = raw.get("alone", 0.3)
     if not isinstance(alone, (int, float)) or isinstance(alone, bool) or not 0 < alone <= 1:
         raise DataError(f"{where}: alone must be a number in (0, 1]")

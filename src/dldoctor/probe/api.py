@@ -24,6 +24,7 @@ from dldoctor.probe.imports import (
 from dldoctor.probe.loaded import LIBSTDCXX, read_glibcxx_level, system_libstdcxx
 from dldoctor.probe.model import (
     ImportProbe,
+    OrtProvider,
     ProbeReport,
     SpawnCheck,
     TorchCuda,
@@ -108,6 +109,12 @@ def _refuse_unsupported(exe: str, runs: Sequence[ChildRun]) -> None:
             raise DldoctorError(f"{unsupported(version)}: {exe}")
 
 
+def _ort_providers(run: ChildRun) -> Tuple[OrtProvider, ...]:
+    return tuple(OrtProvider(name=str(ev.get("provider", "")), loaded=bool(ev.get("loaded")),
+                             version=str(ev.get("version", "")), log=str(ev.get("log", "")))
+                 for ev in run.events if ev.get("event") == "ort")
+
+
 def run_probes(python: Optional[str] = None, modules: Sequence[str] = (), orders: bool = False,
                timeout: float = DEFAULT_TIMEOUT, *, gpu: bool = True, spawn: bool = False,
                env: Optional[Mapping[str, str]] = None, cwd: Optional[str] = None,
@@ -164,10 +171,12 @@ def run_probes(python: Optional[str] = None, modules: Sequence[str] = (), orders
         spawn_fut = submit("spawn", {"dataloader": "torch" in singles}) if spawn else None
         info = gpu_future.result() if gpu_future is not None else Gpu(False, source="none", error="skipped")
         gpu_fut = submit("gpu", {}) if info.driver_present and "torch" in singles else None
+        ort_fut = submit("ort", {}) if "onnxruntime" in singles else None
         import_runs = [f.result() for f in import_futs]
         pair_runs = [f.result() for f in pair_futs]
         spawn_run = spawn_fut.result() if spawn_fut is not None else None
         gpu_run = gpu_fut.result() if gpu_fut is not None else None
+        ort_run = ort_fut.result() if ort_fut is not None else None
 
         owners = owners_fut.result() if owners_fut is not None else OwnerIndex()
     all_runs = [*found_runs, *import_runs, *pair_runs]
@@ -184,5 +193,7 @@ def run_probes(python: Optional[str] = None, modules: Sequence[str] = (), orders
         conflicts=tuple(find_conflicts(pairs)), gpu=info,
         torch_cuda=_torch_cuda(gpu_run) if gpu_run is not None else None,
         spawn=_spawn_checks(spawn_run) if spawn_run is not None else (),
+        ort=_ort_providers(ort_run) if ort_run is not None else (),
         owners_natives=tuple(sorted(owners.natives.items())),
-        cxx_levels=_cxx_levels([*imports, *pairs]), errors=tuple(errors))
+        cxx_levels=_cxx_levels([*imports, *pairs]), errors=tuple(errors),
+        preload=tuple(environ.get("LD_PRELOAD", "").replace(":", " ").split()) if platform == "linux" else ())

@@ -8,6 +8,7 @@ parent still learns how far the child got when an import crashes or hangs.
 
 Command line: ``-c SOURCE MODE RESULT_FILE PAYLOAD_JSON``.
 Modes: ``import`` (import a sequence of modules, then list the loaded native libraries),
+``ort`` (which ONNX Runtime execution providers a session really loads),
 ``find`` (which of some top-level names are importable, without importing them), ``gpu``
 (torch's view of CUDA, one kernel per device) and ``spawn`` (a two-worker pool and a
 two-worker DataLoader, started with ``spawn``).
@@ -16,10 +17,11 @@ two-worker DataLoader, started with ``spawn``).
 import importlib
 import json
 import os
+import re
 import sys
 import time
 import traceback
-from typing import IO, Any, Callable, Dict, List, Set
+from typing import IO, Any, Callable, Dict, List, Set, Tuple
 
 MAX_TEXT = 8000  # keep messages and tracebacks bounded; the parent shows a tail anyway
 
@@ -198,6 +200,48 @@ def do_gpu(fh: IO[str], payload: Dict[str, Any]) -> bool:
     return True
 
 
+# The smallest ONNX model: one Identity node, float[1] -> float[1], opset 13 (67 bytes of
+# ModelProto). A session on it makes ONNX Runtime load each execution provider for real.
+IDENTITY_ONNX = bytes.fromhex(
+    "080712003a370a100a017812017922084964656e746974791201675a0f0a0178120a0a08080112040a020801"
+    "620f0a0179120a0a08080112040a02080142040a00100d")
+
+
+def _session_providers(ort: Any, provider: str) -> Tuple[List[str], str]:
+    """(providers the session really uses, what ONNX Runtime wrote to fd 2 meanwhile): it
+    falls back to CPU silently in Python and logs why only from C++ to stderr."""
+    import tempfile
+
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as log:
+        os.dup2(log.fileno(), 2)
+        try:
+            sess = ort.InferenceSession(IDENTITY_ONNX, providers=[provider, "CPUExecutionProvider"])
+            used = list(sess.get_providers())
+        except Exception as exc:
+            used = []
+            sys.stderr.write(f"{type(exc).__name__}: {exc}\n")
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+        log.seek(0)
+        text = log.read(64 * 1024).decode("utf-8", "replace")
+    return used, re.sub(r"\x1b\[[0-9;]*m", "", text).strip()
+
+
+def do_ort(fh: IO[str], payload: Dict[str, Any]) -> bool:
+    ort: Any = importlib.import_module("onnxruntime")
+    available = [str(p) for p in ort.get_available_providers()]
+    for provider in available:
+        if provider == "CPUExecutionProvider":
+            continue
+        used, log = _session_providers(ort, provider)
+        _emit(fh, "ort", version=str(ort.__version__), available=available, provider=provider,
+              loaded=provider in used, used=used, log=_clip(log))
+    return True
+
+
 def do_spawn(fh: IO[str], payload: Dict[str, Any]) -> bool:
     import multiprocessing
 
@@ -234,6 +278,7 @@ MODES: Dict[str, Callable[[IO[str], Dict[str, Any]], bool]] = {
     "import": do_import,
     "find": do_find,
     "gpu": do_gpu,
+    "ort": do_ort,
     "spawn": do_spawn,
 }
 

@@ -6,11 +6,14 @@ facts come from the snapshot instead; otherwise the probe report alone is enough
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from dldoctor.checks import finding
+from dldoctor.checks.preload import preload_fix
 from dldoctor.conditions import version_key
 from dldoctor.conditions.probe import arch_supported, min_driver
 from dldoctor.model import Diagnosis, Finding, Severity
@@ -132,6 +135,54 @@ def _order_findings(report: ProbeReport) -> List[Finding]:
     return out
 
 
+def _preloaded(report: ProbeReport, path: str) -> str:
+    """The LD_PRELOAD entry that is ``path`` (by real path or file name), or ""."""
+    real = os.path.realpath(path)
+    for entry in report.preload:
+        if os.path.realpath(entry) == real or ("/" not in entry and Path(path).name == entry):
+            return entry
+    return ""
+
+
+# What ONNX Runtime logs when a provider library does not load -> the condition it shows.
+_ORT_LOAD = re.compile(r"Failed to load library (?P<lib>\S+) with error: (?P<error>[^\n]{1,400})")
+_ORT_CAUSES = (
+    ("cannot open shared object", "missing-shared-library"),
+    ("error 126", "missing-shared-library"),
+    ("undefined symbol", "symbol-mismatch"),
+    ("error 127", "symbol-mismatch"),
+)
+ORT_GPU_FIX = ("Install what the provider needs (CUDA 12.x and cuDNN 9.x for onnxruntime-gpu 1.19+: the nvidia-* "
+               "wheels or a toolkit, and an NVIDIA driver), or use the CPU package `onnxruntime` where there is no "
+               "GPU; check with `dldoctor deps` which library is missing.")
+
+
+def _ort_findings(report: ProbeReport, snapshot: Optional[Snapshot]) -> List[Finding]:
+    """Providers a real session asked for but did not use: ONNX Runtime falls back to CPU
+    and says so only in its C++ log (microsoft/onnxruntime#21825, #25609)."""
+    out: List[Finding] = []
+    for p in report.ort:
+        if p.loaded:
+            continue
+        m = _ORT_LOAD.search(p.log)
+        error = m.group("error").strip() if m else ""
+        slug = next((s for key, s in _ORT_CAUSES if key in error.lower()), "")
+        if not slug:
+            gpu = _gpu_info(report, snapshot)
+            slug = "gpu-build-without-gpu" if not gpu.driver_present else "import-failed"
+        why = f" ({m.group('lib')}: {error})" if m else ""
+        # TensorRT is asked for by few; a GPU-less machine falls back by design.
+        quiet = p.name == "TensorrtExecutionProvider" or not _gpu_info(report, snapshot).driver_present
+        out.append(_finding(
+            slug,
+            f"onnxruntime {p.version}: {p.name} did not load{why}; sessions silently use CPUExecutionProvider",
+            [("provider", p.name), ("session used", "CPUExecutionProvider"),
+             ("onnxruntime log", m.group(0) if m else (p.log.splitlines() or ["(nothing logged)"])[0][:400])],
+            report.platform, fix=ORT_GPU_FIX,
+            severity=(Severity.INFO if p.name == "TensorrtExecutionProvider" else Severity.WARNING) if quiet else None))
+    return out
+
+
 def _all_probes(report: ProbeReport) -> List[ImportProbe]:
     return [*report.imports, *report.pairs]
 
@@ -168,12 +219,16 @@ def _loaded_findings(report: ProbeReport) -> List[Finding]:
                 continue
             seen.add(key3)
             failed = probe.status != OK and "GLIBCXX" in probe.message + probe.stderr_tail
+            preloaded = _preloaded(report, lib.path)
             out.append(_finding(
                 "glibcxx-too-old",
-                f"an older libstdc++ (GLIBCXX_3.4.{mine}) loaded first; "
-                f"{redact_home(newer)} has GLIBCXX_3.4.{lvl}",
+                f"an older libstdc++ (GLIBCXX_3.4.{mine}) loaded first"
+                + (" because LD_PRELOAD loads it before everything else" if preloaded else "")
+                + f"; {redact_home(newer)} has GLIBCXX_3.4.{lvl}",
                 [("probe", f"import {probe.label}"), ("loaded", _lib(lib)),
+                 *((("LD_PRELOAD", p) for p in report.preload) if preloaded else ()),
                  ("newer copy", newer)], report.platform,
+                fix=preload_fix(report.preload, preloaded) if preloaded else "",
                 severity=None if failed else Severity.WARNING))
     return out
 
@@ -257,7 +312,7 @@ def _spawn_findings(report: ProbeReport) -> List[Finding]:
 def probe_findings(report: ProbeReport, snapshot: Optional[Snapshot] = None) -> List[Finding]:
     """Every observed finding of a ProbeReport, most specific first, without repeats."""
     found = [*_order_findings(report), *_transitive_findings(report), *_loaded_findings(report),
-             *_gpu_findings(report, snapshot), *_spawn_findings(report),
+             *_gpu_findings(report, snapshot), *_ort_findings(report, snapshot), *_spawn_findings(report),
              *_failure_findings(report, snapshot)]
     out: List[Finding] = []
     seen = set()

@@ -114,6 +114,17 @@ class TorchCuda:
 
 
 @dataclass(frozen=True)
+class OrtProvider:
+    """One ONNX Runtime execution provider, asked for in a real session: ``loaded`` when the
+    session uses it; ``log`` what ONNX Runtime printed when it fell back (only to stderr)."""
+
+    name: str
+    loaded: bool
+    version: str = ""
+    log: str = ""
+
+
+@dataclass(frozen=True)
 class SpawnCheck:
     what: str  # pool | dataloader
     ok: bool
@@ -136,6 +147,8 @@ class ProbeReport:
     owners_natives: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()  # dist -> its native libs
     cxx_levels: Tuple[Tuple[str, Optional[int]], ...] = ()  # libstdc++ copy -> GLIBCXX_3.4.N
     errors: Tuple[str, ...] = ()
+    ort: Tuple[OrtProvider, ...] = ()  # ONNX Runtime's non-CPU providers, each tried in a session
+    preload: Tuple[str, ...] = ()  # LD_PRELOAD of the children: loaded before every DT_NEEDED
 
     def to_dict(self) -> Dict[str, Any]:
         return asdict(self)

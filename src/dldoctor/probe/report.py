@@ -43,6 +43,8 @@ def probe_facts(report: ProbeReport, libs: bool = False) -> List[Evidence]:
             f"available={tc.is_available} devices={tc.device_count} "
             f"arch={' '.join(tc.arch_list) or '-'}")))
     facts += [Evidence(f"spawn {s.what}", "ok" if s.ok else s.error) for s in report.spawn]
+    facts += [Evidence(f"onnxruntime {p.name}", "loaded in a session" if p.loaded
+                       else "did not load: sessions fall back to CPUExecutionProvider") for p in report.ort]
     return facts
 
 

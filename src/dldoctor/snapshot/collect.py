@@ -202,7 +202,8 @@ def collect_snapshot(
     if with_headers and snap.host.os == "linux":
         lib_machine = interpreter_machine(snap.host.machine, snap.interpreter.bits)
         lld = tuple(e.path for e in snap.search_path if e.var == "LD_LIBRARY_PATH")
-        loader = linux_loader_facts(tuple(libs), lld, lib_machine, snap.interpreter.bits)
+        preload = tuple(snap.env.get("LD_PRELOAD", "").replace(":", " ").split())
+        loader = linux_loader_facts(tuple(libs), lld, lib_machine, snap.interpreter.bits, preload)
     return dataclasses.replace(snap, host=host, libraries=tuple(libs), windows=windows, loader=loader)
 
 

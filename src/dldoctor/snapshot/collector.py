@@ -801,13 +801,15 @@ def pip_leftovers(cache):
 
 
 def conda_meta(prefix):
+    """name -> version of each conda package (conda-meta/NAME-VERSION-BUILD.json)."""
     folder = os.path.join(prefix, "conda-meta")
-    names = []
+    out = {}
     if os.path.isdir(folder):
         for entry in os.listdir(folder):
             if entry.endswith(".json") and entry.count("-") >= 2:
-                names.append(entry[:-5].rsplit("-", 2)[0])
-    return sorted(names)
+                name, version, _ = entry[:-5].rsplit("-", 2)
+                out[name] = version
+    return out
 
 
 def main(argv):
@@ -819,6 +821,7 @@ def main(argv):
     dists = distributions(bool(config.get("verify_hashes")), errors)
     mark_duplicates(dists)
     add_framework_imports(dists, config.get("frameworks", []), set(config.get("known_importers", [])))
+    conda = conda_meta(sys.prefix)
     facts = {
         "collector_version": COLLECTOR_VERSION,
         "host": host(),
@@ -828,7 +831,8 @@ def main(argv):
         "frameworks": frameworks(dists, config.get("frameworks", []), errors),
         "shadows": shadows(dists, os.path.normcase(cwd)),
         "path_tools": path_tools(),
-        "conda_packages": conda_meta(sys.prefix),
+        "conda_packages": sorted(conda),
+        "conda_versions": conda,
         "search_path": search_path_entries(host()["os"], dists),
         "python_path": python_path_entries(listings),
         "leftovers": pip_leftovers(listings),

@@ -72,9 +72,11 @@ def _names(lib: Library) -> List[str]:
 
 
 def linux_loader_facts(
-    libraries: Tuple[Library, ...], ld_library_path: Tuple[str, ...], machine: str, bits: int
+    libraries: Tuple[Library, ...], ld_library_path: Tuple[str, ...], machine: str, bits: int,
+    preload: Tuple[str, ...] = (),
 ) -> LoaderFacts:
-    """Probe every folder ld.so could search for every name the environment needs."""
+    """Probe every folder ld.so could search for every name the environment needs, and read
+    the LD_PRELOAD objects (entries with a slash; ld.so opens those as given)."""
     from dldoctor.loader.ldcache import cache_lookup_table, read_ld_so_cache
     from dldoctor.loader.linux import CACHE_FILE, default_dirs_for
 
@@ -122,6 +124,7 @@ def linux_loader_facts(
         realpaths=realpaths,
         sizes=sizes,
         digests=_same_name_digests(every, sizes, realpaths),
+        preload=tuple(_read(p, None) for p in preload if "/" in p and os.path.isfile(p)),
     )
 
 

@@ -295,6 +295,7 @@ class LoaderFacts:
     lib: str = ""  # what $LIB expands to
     cache: Dict[str, str] = dataclasses.field(default_factory=dict)  # needed name -> cache path
     outside: Tuple[Library, ...] = ()  # files outside the environment a needed name can bind to
+    preload: Tuple[Library, ...] = ()  # LD_PRELOAD's objects: loaded first, they answer their SONAME for all
     realpaths: Dict[str, str] = dataclasses.field(default_factory=dict)  # only where they differ
     sizes: Dict[str, int] = dataclasses.field(default_factory=dict)  # path -> bytes
     digests: Dict[str, str] = dataclasses.field(default_factory=dict)  # same-name copies only
@@ -313,6 +314,7 @@ class Snapshot:
     shadows: Tuple[Shadow, ...] = ()
     path_tools: Dict[str, PathTool] = dataclasses.field(default_factory=dict)
     conda_packages: Tuple[str, ...] = ()
+    conda_versions: Dict[str, str] = dataclasses.field(default_factory=dict)  # conda package -> version
     search_path: Tuple[SearchPathEntry, ...] = ()
     python_path: Tuple[PythonPathEntry, ...] = ()
     leftovers: Tuple[str, ...] = ()  # ``~name`` folders of interrupted pip runs, in site folders

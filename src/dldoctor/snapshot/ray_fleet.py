@@ -12,9 +12,12 @@ Ray is an optional extra (``pip install 'dldoctor[fleet]'``), imported only here
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import sys
 import time
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from dldoctor.conditions.frameworks import framework_table, known_importers
 from dldoctor.errors import DldoctorError
@@ -90,7 +93,28 @@ def reachable(address: str, wait: float = 5.0) -> None:
                             f"{exc.strerror or type(exc).__name__})") from None
 
 
+@contextlib.contextmanager
+def stdout_to_stderr() -> Iterator[None]:
+    """While Ray runs, file descriptor 1 points at stderr: Ray's driver prints node events
+    ("(raylet) The node with node id ... has been marked dead") to stdout even with
+    log_to_driver=False, and dldoctor's stdout carries the report (JSON must stay parseable)."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
 def collect_ray(address: str, python: Optional[str] = None, timeout: float = 300.0) -> List[Row]:
+    with stdout_to_stderr():
+        return _collect_ray(address, python, timeout)
+
+
+def _collect_ray(address: str, python: Optional[str], timeout: float) -> List[Row]:
     ray = import_ray()
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 

@@ -151,8 +151,8 @@ def _breaking_orders(vi: VirtualInstall, c: Conflict, snap: Snapshot) -> Iterato
 def openmp(vi: VirtualInstall, analysis: Analysis, snap: Snapshot) -> Iterator[Finding]:
     found = [(openmp_runtime(n), n) for n in analysis.together]
     names = [n for _, n in sorted((family_rank(r), n) for r, n in found if r)]
-    if len(names) < 2:
-        return
+    if len({r for r, _ in found if r}) < 2:
+        return  # hash-named copies of one runtime (delvewheel's vcomp140-<hash>.dll): by design
     loaded = [(n, analysis.together[n]) for n in names]
     yield finding(
         "duplicate-openmp",
