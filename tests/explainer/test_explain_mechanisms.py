@@ -9,6 +9,29 @@ from dldoctor.explainer import diagnose_text
 
 W = "C:\\\\env\\\\Lib\\\\site-packages"
 CASES = [
+    # explain2: mechanisms written in words no corpus case uses
+    # pip's resolver message, wrapped by a rich console
+    ("ERROR: Cannot install a==1.0 and b==2.0 because these package versions have\n      conflicting dependencies.",
+     "requirement-conflict"),
+    # macOS dyld's own words for a missing symbol
+    ("ImportError: dlopen(/x/site-packages/foo/_C.so, 2): Symbol not found: _bar_baz\n  Referenced from: /x/libfoo.dylib",
+     "symbol-mismatch"),
+    # a symbol of a CUDA library torch expects, in a title without the colon
+    ("import torch: undefined symbol ncclSomethingNew", "symbol-mismatch"),
+    # the traceback runs through a relative package folder: a source checkout shadows the install
+    ('Traceback (most recent call last):\n  File "numpy/__init__.py", line 3, in <module>\nImportError: boom',
+     "shadowed-module"),
+    # a conda env's site-packages and the user site in one traceback
+    ('  File "/home/u/miniconda3/envs/a/lib/python3.10/site-packages/pkg/__init__.py", line 1\n'
+     '  File "/home/u/.local/lib/python3.10/site-packages/numpy/__init__.py", line 2\nImportError: x',
+     "user-site-shadowing"),
+    # torch's own DLL loop fails with "procedure not found": a same-named DLL is already loaded
+    (f'OSError: [WinError 127] The specified procedure could not be found. Error loading "{W}\\torch\\lib\\c10_cuda.dll" '
+     "or one of its dependencies.", "import-order-conflict"),
+    # the user says the import works from another interpreter
+    ("ModuleNotFoundError: No module named 'jax'\nwith python3.11 import jax works fine", "interpreter-mismatch"),
+    # TensorFlow's own word that its build has no CUDA
+    ("print(tf.test.is_built_with_cuda())  # False", "cpu-only-build"),
     # the DLL's class: the VC++ runtime named
     ("ImportError: DLL load failed: VCRUNTIME140_1.dll was not found", "missing-vc-runtime"),
     # a framework's own DLL that is there but fails with 126, in ctypes' words

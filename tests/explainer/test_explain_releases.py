@@ -69,3 +69,23 @@ def test_every_entry_has_a_source_and_lower_case_marks(monkeypatch: pytest.Monke
             table.known_bad_releases()
     finally:
         table.known_bad_releases.cache_clear()
+
+
+def test_two_marks_of_one_entry_are_two_clues() -> None:
+    """shm.dll and a per-user install (AppData\\Roaming\\Python) are independent clues of the
+    2.3.0 regression: together they weigh more than either alone."""
+    shm_only = SHM_126.replace("AppData\\Roaming\\Python\\Python312", "envs\\x\\Lib")
+    ((_, one, _),) = release_matches(shm_only, "windows")
+    ((_, two, _),) = release_matches(SHM_126, "windows")
+    assert one < two < 1.0
+
+
+def test_a_nightly_is_not_ruled_out_by_the_release_table() -> None:
+    """The table lists releases; a nightly build is judged by the text, not lowered for being
+    unlisted, while an unlisted release still is."""
+    text = ("pip install --pre torch --index-url https://download.pytorch.org/whl/nightly/cu128\n"
+            + SHM_126.replace("AppData\\Roaming\\Python\\Python312", "envs\\x\\Lib"))
+    nightly = facts_from_mapping({"os": "windows", "torch_version": "2.13.0.dev20260424+cu128"})
+    release = facts_from_mapping({"os": "windows", "torch_version": "2.2.2"})
+    assert _conf(diagnose_text(text, facts=nightly), "known-bad-release") > \
+        _conf(diagnose_text(text, facts=release), "known-bad-release") > 0
