@@ -14,7 +14,8 @@ CASES = [
     ("ERROR: Cannot install a==1.0 and b==2.0 because these package versions have\n      conflicting dependencies.",
      "requirement-conflict"),
     # macOS dyld's own words for a missing symbol
-    ("ImportError: dlopen(/x/site-packages/foo/_C.so, 2): Symbol not found: _bar_baz\n  Referenced from: /x/libfoo.dylib",
+    ("ImportError: dlopen(/x/site-packages/foo/_C.so, 2): Symbol not found: _bar_baz\n"
+     "  Referenced from: /x/libfoo.dylib",
      "symbol-mismatch"),
     # a symbol of a CUDA library torch expects, in a title without the colon
     ("import torch: undefined symbol ncclSomethingNew", "symbol-mismatch"),
