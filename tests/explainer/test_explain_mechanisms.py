@@ -27,8 +27,8 @@ CASES = [
      '  File "/home/u/.local/lib/python3.10/site-packages/numpy/__init__.py", line 2\nImportError: x',
      "user-site-shadowing"),
     # torch's own DLL loop fails with "procedure not found": a same-named DLL is already loaded
-    (f'OSError: [WinError 127] The specified procedure could not be found. Error loading "{W}\\torch\\lib\\c10_cuda.dll" '
-     "or one of its dependencies.", "import-order-conflict"),
+    ("OSError: [WinError 127] The specified procedure could not be found. Error loading "
+     f'"{W}\\torch\\lib\\c10_cuda.dll" or one of its dependencies.', "import-order-conflict"),
     # the user says the import works from another interpreter
     ("ModuleNotFoundError: No module named 'jax'\nwith python3.11 import jax works fine", "interpreter-mismatch"),
     # TensorFlow's own word that its build has no CUDA
