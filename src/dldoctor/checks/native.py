@@ -25,7 +25,7 @@ from dldoctor.checks._native_graph import (
     is_extension,
     load_name,
 )
-from dldoctor.conditions.native import native_data
+from dldoctor.conditions.native import FallbackExtension, native_data
 from dldoctor.conditions.openmp import openmp_runtime
 from dldoctor.loader.graph import NOT_FOUND, UNREADABLE, WRONG_ARCHITECTURE
 from dldoctor.model import Finding, Severity
@@ -45,7 +45,7 @@ def _linux_facts(snap: Snapshot) -> str:
 
 
 def _dist(g: EnvGraphs, path: str) -> str:
-    lib = g.libraries.get(path)
+    lib = g.library(path)
     return (lib.dist if lib else None) or "the system"
 
 
@@ -80,6 +80,19 @@ def missing_shared_library(snap: Snapshot) -> Iterator[Finding]:
     for (requester, name), roots in sorted(_roots_by_edge(g, (NOT_FOUND,)).items()):
         if _provided_by_interpreter(name) or canonicalize_name(_dist(g, requester)) in explained:
             continue
+        fallback = _fallback(_dist(g, requester), requester, roots)
+        if fallback is not None:
+            yield finding(
+                "missing-shared-library",
+                f"{basename(requester)} ({_dist(g, requester)}) needs {name}, which ld.so cannot find; the module "
+                "is optional and the package falls back without it",
+                [("needed by", requester), ("needed name", name), ("falls back to", fallback.fallback),
+                 ("source", fallback.source)],
+                fix=f"Nothing to do unless you want the faster path: install the library that provides {name}.",
+                snapshot=snap,
+                severity=Severity.INFO,
+            )
+            continue
         plugin = _optional_plugin(requester, roots)
         if plugin:
             plugins.setdefault(plugin, []).append(name)
@@ -107,6 +120,17 @@ def missing_shared_library(snap: Snapshot) -> Iterator[Finding]:
             snapshot=snap,
             severity=Severity.WARNING,
         )
+
+
+def _fallback(dist: str, requester: str, roots: List[str]) -> Optional[FallbackExtension]:
+    """The fallback_extension row when every root of this failing request is an extension
+    module its package imports in try/except (numba's tbbpool), else None."""
+    names = [*dict.fromkeys(roots)] or [requester]
+    for row in native_data().fallback_extensions:
+        if canonicalize_name(row.dist) == canonicalize_name(dist) and all(
+                row.pattern.search(basename(r)) for r in names):
+            return row
+    return None
 
 
 def _optional_plugin(requester: str, roots: List[str]) -> str:
@@ -212,7 +236,7 @@ def unreadable_libraries(snap: Snapshot) -> Iterator[Finding]:
         if path is None or path in shown:
             continue
         shown.add(path)
-        owner = g.libraries.get(path)
+        owner = g.library(path)
         why = (unreadable_why(owner) if owner else "") or "not a loadable binary"
         via = [r for r in dict.fromkeys(roots) if r != requester]
         fix = _reinstall(snap, owner.dist if owner else None) or (
