@@ -40,7 +40,7 @@ STACKS: Dict[str, Tuple[Tuple[str, ...], Tuple[str, ...]]] = {
 TINYOP_SETUP = """
 from setuptools import setup
 from torch.utils.cpp_extension import BuildExtension, CppExtension
-setup(name="tinyop", version="1.0", packages=["tinyop"],
+setup(name="tinyop", version="1.0", packages=["tinyop"], install_requires=["torch"],
       ext_modules=[CppExtension("tinyop._C", ["tinyop.cpp"])], cmdclass={"build_ext": BuildExtension})
 """
 TINYOP_CPP = """

@@ -25,6 +25,7 @@ from dldoctor.checks._native_graph import (
     is_extension,
     load_name,
 )
+from dldoctor.checks._requirements import parse
 from dldoctor.conditions.native import FallbackExtension, native_data
 from dldoctor.conditions.openmp import openmp_runtime
 from dldoctor.loader.graph import NOT_FOUND, UNREADABLE, WRONG_ARCHITECTURE
@@ -77,9 +78,12 @@ def missing_shared_library(snap: Snapshot) -> Iterator[Finding]:
     # A satellite built for another torch (or CUDA variant) misses torch's and CUDA's names
     # by construction: companion-mismatch states that one cause, with these names as evidence.
     explained = set(explained_dists(snap))
+    loaded_first: Dict[str, Set[str]] = {}
     for (requester, name), roots in sorted(_roots_by_edge(g, (NOT_FOUND,)).items()):
         if _provided_by_interpreter(name) or canonicalize_name(_dist(g, requester)) in explained:
             continue
+        if name in _loaded_by_requirements(snap, g, _dist(g, requester), loaded_first):
+            continue  # `import torch` loaded libc10.so before this torch extension needs it
         fallback = _fallback(_dist(g, requester), requester, roots)
         if fallback is not None:
             yield finding(
@@ -120,6 +124,39 @@ def missing_shared_library(snap: Snapshot) -> Iterator[Finding]:
             snapshot=snap,
             severity=Severity.WARNING,
         )
+
+
+def _loaded_by_requirements(snap: Snapshot, g: EnvGraphs, dist: str, memo: Dict[str, Set[str]]) -> Set[str]:
+    """Library names already in the process when ``dist``'s extension modules load: what the
+    extension modules and preloads of its declared (non-extra) requirements, transitively,
+    bring in. A torch extension (torchvision, a cpp_extension build) has no RPATH to
+    torch/lib; ld.so satisfies its DT_NEEDED libc10.so by the SONAME of the copy ``import
+    torch`` loaded first. A name nothing resolves stays missing."""
+    key = canonicalize_name(dist)
+    if key in memo:
+        return memo[key]
+    required: Set[str] = set()
+    todo = [key]
+    while todo:
+        d = snap.distribution(todo.pop())
+        for line in d.requires if d is not None else ():
+            req = parse(line)
+            if req is None or (req.marker is not None and "extra" in str(req.marker)):
+                continue
+            name = canonicalize_name(req.name)
+            if name not in required and name != key:
+                required.add(name)
+                todo.append(name)
+    names: Set[str] = set()
+    for graph in g.graphs:
+        root = g.library(graph.root)
+        if root is None or not root.dist or canonicalize_name(root.dist) not in required:
+            continue
+        for edge in graph.edges:
+            if edge.resolution.path:
+                names.update((edge.resolution.name, basename(edge.resolution.path)))
+    memo[key] = names
+    return names
 
 
 def _fallback(dist: str, requester: str, roots: List[str]) -> Optional[FallbackExtension]:
@@ -271,6 +308,17 @@ def _needers(snap: Snapshot, name: str) -> List[str]:
             if any(_fold(snap, str(n)) == key for n in (x.info or {}).get("needed", ()))]
 
 
+def _owner(lib: Library) -> str:
+    """The distribution that ships ``lib``, or "no package" (copied in by hand, conda, a
+    develop install: found by scanning sys.path, listed by no RECORD)."""
+    return lib.dist or "no package"
+
+
+def _owner_key(lib: Library) -> str:
+    """Copies owned by no package count as different owners per folder."""
+    return lib.dist or f"\0{posixpath.dirname(lib.path.replace(chr(92), '/'))}"
+
+
 @check("dll-version-conflict")
 def dll_version_conflict(snap: Snapshot) -> Iterator[Finding]:
     """One load name, different content, in several packages: the first package imported
@@ -282,10 +330,10 @@ def dll_version_conflict(snap: Snapshot) -> Iterator[Finding]:
     groups: Dict[str, List[Library]] = {}
     for lib in snap.libraries:
         key = _fold(snap, load_name(lib))
-        if lib.info is not None and lib.dist and (key in needed or not is_extension(lib.path)):
+        if lib.info is not None and (key in needed or not is_extension(lib.path)):
             groups.setdefault(key, []).append(lib)
     for copies in groups.values():
-        if len({c.dist for c in copies}) < 2:
+        if len({_owner_key(c) for c in copies}) < 2:
             continue
         by_content: Dict[Tuple[object, ...], List[Library]] = {}
         for c in copies:
@@ -293,14 +341,14 @@ def dll_version_conflict(snap: Snapshot) -> Iterator[Finding]:
         if len(by_content) < 2:
             continue
         name = load_name(copies[0])
-        dists = sorted({str(c.dist) for c in copies})
+        dists = sorted({_owner(c) for c in copies})
         order = "; ".join(f"import {d} first: {d}'s copy serves every package" for d in dists[:3])
         sizes = snap.loader.sizes if snap.loader else {}
         yield finding(
             "dll-version-conflict",
             f"{name} is shipped with different content by {', '.join(dists)}; the first one "
             f"loaded wins for all of them ({order})",
-            [*((f"copy of {c.dist}", f"{c.path} ({sizes.get(c.path, '?')} bytes)") for c in copies),
+            [*((f"copy of {_owner(c)}", f"{c.path} ({sizes.get(c.path, '?')} bytes)") for c in copies),
              *(("needed by", p) for p in _needers(snap, name)[:SHOWN])],
             snapshot=snap,
         )
