@@ -137,3 +137,19 @@ def test_healthy_stack_is_quiet(name: str) -> None:
     prove_healthy(venv, STACKS[name][0])
     report = check_json("--python", str(venv_python(venv)), env=PLAIN)
     assert loud(report) == []
+
+
+def test_numbas_optional_tbb_layer_is_info_through_a_symlinked_venv(tmp_path: Path) -> None:
+    """numba's tbbpool needs libtbb.so.12, which is not installed: numba falls back to its
+    OpenMP / workqueue layer (proven: `import numba.np.ufunc.parallel` works above), so the
+    missing library is info with that evidence. Reached through a symlinked folder, the
+    extension keeps its owner (the load graph names real paths, RECORD the linked ones)."""
+    venv = zoo_venv("cv-numba-arrow")
+    link = tmp_path / "linked-venv"
+    link.symlink_to(venv.resolve())
+    report = check_json("--python", str(venv_python(link)), env=PLAIN)
+    assert loud(report) == []
+    (tbb,) = [f for f in report["findings"] if "tbbpool" in f["message"]]  # type: ignore[union-attr]
+    assert tbb["severity"] == "info" and tbb["slug"] == "missing-shared-library"
+    assert tbb["message"].startswith("tbbpool.cpython-311-x86_64-linux-gnu.so (numba) needs libtbb.so.12")
+    assert any(e["label"] == "falls back to" for e in tbb["evidence"])
