@@ -27,6 +27,8 @@ def test_the_test_split_is_chosen_by_thread_not_by_judgement() -> None:
     test_threads = {thread_of(c.source) for c in CASES if c.split == "test"}
     train_threads = {thread_of(c.source) for c in CASES if c.split == "train"}
     assert not test_threads & train_threads, "one thread feeds both splits"
+    threads = [thread_of(c.source) for c in CASES]
+    assert len(threads) == len(set(threads)), "a thread is in the corpus twice (it would count twice)"
     assert all(split_for(t) == "test" for t in test_threads)
 
 

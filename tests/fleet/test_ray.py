@@ -134,7 +134,8 @@ def test_a_slow_node_times_out_and_a_killed_node_is_reported(ray_cluster: Tuple[
     with _with_env({"PYTHONPATH": str(site)}):
         slow = cluster.add_node(**NODE)
     cluster.wait_for_nodes()
-    slow_name = _names(cluster)[slow.node_id]
+    slow_id = slow.node_id
+    slow_name = _names(cluster)[slow_id]
     python = str(torch_venv / "bin" / "python")
     try:
         started = time.monotonic()
@@ -166,6 +167,16 @@ def test_a_slow_node_times_out_and_a_killed_node_is_reported(ray_cluster: Tuple[
         if slow is not None:
             cluster.remove_node(slow, allow_graceful=False)
         _end_stalled_collectors(site)
+        _wait_until_dead(cluster, slow_name)
+
+
+def _wait_until_dead(cluster: Any, name: str, limit: float = 90.0) -> None:
+    """Ray notices a SIGKILLed node only after its health checks fail: wait for that, so
+    the next test sees a settled cluster (a node still listed alive gets a task, and its row
+    then says the task failed rather than that the node is dead)."""
+    deadline = time.monotonic() + limit
+    while name in _alive(cluster) and time.monotonic() < deadline:
+        time.sleep(1)
 
 
 def _end_stalled_collectors(site: Path) -> None:
