@@ -17,6 +17,7 @@ from packaging.utils import canonicalize_name
 
 from dldoctor.checks import check, finding
 from dldoctor.checks._companions import explained_dists
+from dldoctor.checks._missing import fallback_extension, loaded_by_requirements, optional_plugin
 from dldoctor.checks._native_graph import (
     EnvGraphs,
     basename,
@@ -25,8 +26,7 @@ from dldoctor.checks._native_graph import (
     is_extension,
     load_name,
 )
-from dldoctor.checks._requirements import parse
-from dldoctor.conditions.native import FallbackExtension, native_data
+from dldoctor.conditions.native import native_data
 from dldoctor.conditions.openmp import openmp_runtime
 from dldoctor.loader.graph import NOT_FOUND, UNREADABLE, WRONG_ARCHITECTURE
 from dldoctor.model import Finding, Severity
@@ -82,9 +82,9 @@ def missing_shared_library(snap: Snapshot) -> Iterator[Finding]:
     for (requester, name), roots in sorted(_roots_by_edge(g, (NOT_FOUND,)).items()):
         if _provided_by_interpreter(name) or canonicalize_name(_dist(g, requester)) in explained:
             continue
-        if name in _loaded_by_requirements(snap, g, _dist(g, requester), loaded_first):
+        if name in loaded_by_requirements(snap, g, _dist(g, requester), loaded_first):
             continue  # `import torch` loaded libc10.so before this torch extension needs it
-        fallback = _fallback(_dist(g, requester), requester, roots)
+        fallback = fallback_extension(_dist(g, requester), requester, roots)
         if fallback is not None:
             yield finding(
                 "missing-shared-library",
@@ -97,7 +97,7 @@ def missing_shared_library(snap: Snapshot) -> Iterator[Finding]:
                 severity=Severity.INFO,
             )
             continue
-        plugin = _optional_plugin(requester, roots)
+        plugin = optional_plugin(requester, roots)
         if plugin:
             plugins.setdefault(plugin, []).append(name)
             continue
@@ -124,59 +124,6 @@ def missing_shared_library(snap: Snapshot) -> Iterator[Finding]:
             snapshot=snap,
             severity=Severity.WARNING,
         )
-
-
-def _loaded_by_requirements(snap: Snapshot, g: EnvGraphs, dist: str, memo: Dict[str, Set[str]]) -> Set[str]:
-    """Library names already in the process when ``dist``'s extension modules load: what the
-    extension modules and preloads of its declared (non-extra) requirements, transitively,
-    bring in. A torch extension (torchvision, a cpp_extension build) has no RPATH to
-    torch/lib; ld.so satisfies its DT_NEEDED libc10.so by the SONAME of the copy ``import
-    torch`` loaded first. A name nothing resolves stays missing."""
-    key = canonicalize_name(dist)
-    if key in memo:
-        return memo[key]
-    required: Set[str] = set()
-    todo = [key]
-    while todo:
-        d = snap.distribution(todo.pop())
-        for line in d.requires if d is not None else ():
-            req = parse(line)
-            if req is None or (req.marker is not None and "extra" in str(req.marker)):
-                continue
-            name = canonicalize_name(req.name)
-            if name not in required and name != key:
-                required.add(name)
-                todo.append(name)
-    names: Set[str] = set()
-    for graph in g.graphs:
-        root = g.library(graph.root)
-        if root is None or not root.dist or canonicalize_name(root.dist) not in required:
-            continue
-        for edge in graph.edges:
-            if edge.resolution.path:
-                names.update((edge.resolution.name, basename(edge.resolution.path)))
-    memo[key] = names
-    return names
-
-
-def _fallback(dist: str, requester: str, roots: List[str]) -> Optional[FallbackExtension]:
-    """The fallback_extension row when every root of this failing request is an extension
-    module its package imports in try/except (numba's tbbpool), else None."""
-    names = [*dict.fromkeys(roots)] or [requester]
-    for row in native_data().fallback_extensions:
-        if canonicalize_name(row.dist) == canonicalize_name(dist) and all(
-                row.pattern.search(basename(r)) for r in names):
-            return row
-    return None
-
-
-def _optional_plugin(requester: str, roots: List[str]) -> str:
-    """The on-demand plugin every root of this failing request is, or "" (a hard dependency
-    of something the import loads is an error as before)."""
-    names = [*dict.fromkeys(roots)]
-    if names and all(any(p.search(basename(r)) for p in native_data().optional_plugins) for r in names):
-        return names[0]
-    return ""
 
 
 def _machine_of(lib: Library) -> str:
