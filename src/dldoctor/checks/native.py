@@ -289,7 +289,8 @@ def dll_version_conflict(snap: Snapshot) -> Iterator[Finding]:
             continue
         name = load_name(copies[0])
         dists = sorted({_owner(c) for c in copies})
-        order = "; ".join(f"import {d} first: {d}'s copy serves every package" for d in dists[:3])
+        order = "; ".join(f"import {d} first: {d}'s copy serves every package" for d in dists[:3]
+                          if d != "no package") or "whichever copy a module loads first"
         sizes = snap.loader.sizes if snap.loader else {}
         yield finding(
             "dll-version-conflict",
