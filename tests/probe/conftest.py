@@ -12,11 +12,13 @@ import os
 import shutil
 import subprocess
 import sysconfig
+import zipfile
 from pathlib import Path
 from typing import Dict, Iterable
 
 import pytest
 
+from ..builders import fetch
 from ..conftest import venv_python
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,19 +92,32 @@ def probe_site(tmp_path_factory: pytest.TempPathFactory) -> Site:
     for script in ("hang_forever.py", "hang_with_child.py", "noisy.py"):
         shutil.copy(SRC / script, site / script)
 
-    # Two OpenMP runtimes: the system libgomp, and a renamed copy (as auditwheel vendors it).
+    # Two OpenMP runtime families: the system's GNU libgomp, and Intel's libiomp5 (the real one
+    # from the intel-openmp wheel) vendored beside ext_omp2, as torch/paddle wheels bring it.
+    # Two copies of one family (libgomp + auditwheel's libgomp-<hash>) would not do: they load
+    # side by side and work (scikit-learn's next to torch's), and no check warns about them.
     omp1 = ext("ext_omp1", "-DUSE_OMP", "-DCALL=omp_get_max_threads", "-fopenmp")
-    gomp = subprocess.run(["gcc", "-print-file-name=libgomp.so.1"], capture_output=True,
-                          text=True, check=True).stdout.strip()
     vend = site / "ext_omp2.libs"
     vend.mkdir()
-    shutil.copy(os.path.realpath(gomp), vend / "libgomp-deadbeef.so.1")
-    _run(["patchelf", "--set-soname", "libgomp-deadbeef.so.1", vend / "libgomp-deadbeef.so.1"])
+    with zipfile.ZipFile(fetch("intel-openmp==2026.2.0", platform="manylinux_2_28_x86_64")) as zf:
+        member = next(n for n in zf.namelist() if n.endswith("/libiomp5.so"))
+        (vend / "libiomp5.so").write_bytes(zf.read(member))
     omp2 = ext("ext_omp2", "-DUSE_OMP", "-DCALL=omp_get_max_threads", "-fopenmp",
                libdir="ext_omp2.libs")
-    _run(["patchelf", "--replace-needed", "libgomp.so.1", "libgomp-deadbeef.so.1", omp2])
+    _run(["patchelf", "--replace-needed", "libgomp.so.1", "libiomp5.so", omp2])
     _dist_info(site, "pkg_omp1", [omp1])
-    _dist_info(site, "pkg_omp2", [omp2, vend / "libgomp-deadbeef.so.1"])
+    _dist_info(site, "pkg_omp2", [omp2, vend / "libiomp5.so"])
+    # One family twice: a renamed copy of the system libgomp, as auditwheel vendors it.
+    vend3 = site / "ext_omp3.libs"
+    vend3.mkdir()
+    gomp = subprocess.run(["gcc", "-print-file-name=libgomp.so.1"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    shutil.copy(os.path.realpath(gomp), vend3 / "libgomp-deadbeef.so.1")
+    _run(["patchelf", "--set-soname", "libgomp-deadbeef.so.1", vend3 / "libgomp-deadbeef.so.1"])
+    omp3 = ext("ext_omp3", "-DUSE_OMP", "-DCALL=omp_get_max_threads", "-fopenmp",
+               libdir="ext_omp3.libs")
+    _run(["patchelf", "--replace-needed", "libgomp.so.1", "libgomp-deadbeef.so.1", omp3])
+    _dist_info(site, "pkg_omp3", [omp3, vend3 / "libgomp-deadbeef.so.1"])
 
     # An old libstdc++ stand-in beside ext_oldcxx, and a modern C++ extension.
     old = site / "ext_oldcxx.libs"

@@ -13,7 +13,8 @@ from dldoctor.probe.model import LoadedLibrary
 
 @pytest.fixture(scope="module")
 def loaded_report(probe_site):
-    return run_probes(None, ["ext_omp1,ext_omp2", "ext_oldcxx,ext_cpp", "ext_cpp,ext_oldcxx"],
+    return run_probes(None, ["ext_omp1,ext_omp2", "ext_oldcxx,ext_cpp", "ext_cpp,ext_oldcxx",
+                                 "ext_omp1,ext_omp3"],
                       timeout=30, env=probe_site.env, gpu=False)
 
 
@@ -27,8 +28,20 @@ def test_two_openmp_runtimes_in_one_process(loaded_report, probe_site):
     assert f.observed
     assert f.message == "import ext_omp1,ext_omp2 loads 2 OpenMP runtimes into one process"
     values = " ".join(e.value for e in f.evidence)
-    assert probe_site.lib("ext_omp2.libs/libgomp-deadbeef.so.1") + " (pkg_omp2)" in values
+    assert probe_site.lib("ext_omp2.libs/libiomp5.so") + " (pkg_omp2)" in values
     assert "libgomp.so.1" in values and "(system)" in values
+    assert {e.label for e in f.evidence} >= {"GNU libgomp", "Intel libiomp5"}
+
+
+def test_two_copies_of_one_openmp_runtime_are_quiet(loaded_report, probe_site):
+    """System libgomp + a hash-named libgomp copy: both really load, the import works, and
+    (as in check and wheels) one family twice is no duplicate-openmp."""
+    probe = loaded_report.imports[3]
+    assert probe.status == "ok"
+    paths = {lib.path for lib in probe.loaded}
+    assert probe_site.lib("ext_omp3.libs/libgomp-deadbeef.so.1") in paths
+    assert any(p.endswith("/libgomp.so.1") or "/libgomp.so.1." in p for p in paths)
+    assert [f for f in _by_slug(loaded_report, "duplicate-openmp") if "ext_omp3" in f.message] == []
 
 
 def test_an_old_libstdcxx_loaded_first_breaks_a_modern_extension(loaded_report, probe_site):

@@ -15,7 +15,7 @@ snapshot's libraries and its :class:`~dldoctor.snapshot.model.LoaderFacts`.
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from dldoctor.binary import BinaryFormatError, BinaryInfo
@@ -82,6 +82,12 @@ class EnvGraphs:
     libraries: Dict[str, Library]  # every file the snapshot knows, env and outside, by path
     env_paths: frozenset  # type: ignore[type-arg]
     skipped_roots: Tuple[str, ...]  # wrong-architecture roots: wrong-architecture reports them
+    aliases: Dict[str, str] = field(default_factory=dict)  # real path -> the path the snapshot names
+
+    def library(self, path: str) -> Optional[Library]:
+        """The snapshot's library at ``path``, also when the loader names it by its real path
+        (a venv reached through a symlinked folder: the graph follows links, RECORD does not)."""
+        return self.libraries.get(path) or self.libraries.get(self.aliases.get(path, ""))
 
 
 def _reader(libs: Dict[str, Library]) -> Any:
@@ -161,4 +167,5 @@ def _build(snap: Snapshot) -> Optional[EnvGraphs]:
         if (x.info and x.path not in reached and not is_extension(x.path)
                 and not in_library_folder(x.path) and compatible(x, machine, bits)):
             graphs.append(loader.load(x.path))
-    return EnvGraphs(machine, tuple(graphs), every, frozenset(env), skipped)
+    aliases = {real: path for path, real in facts.realpaths.items() if path in env}
+    return EnvGraphs(machine, tuple(graphs), every, frozenset(env), skipped, aliases)

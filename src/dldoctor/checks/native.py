@@ -17,6 +17,7 @@ from packaging.utils import canonicalize_name
 
 from dldoctor.checks import check, finding
 from dldoctor.checks._companions import explained_dists
+from dldoctor.checks._missing import fallback_extension, loaded_by_requirements, optional_plugin
 from dldoctor.checks._native_graph import (
     EnvGraphs,
     basename,
@@ -45,7 +46,7 @@ def _linux_facts(snap: Snapshot) -> str:
 
 
 def _dist(g: EnvGraphs, path: str) -> str:
-    lib = g.libraries.get(path)
+    lib = g.library(path)
     return (lib.dist if lib else None) or "the system"
 
 
@@ -77,10 +78,26 @@ def missing_shared_library(snap: Snapshot) -> Iterator[Finding]:
     # A satellite built for another torch (or CUDA variant) misses torch's and CUDA's names
     # by construction: companion-mismatch states that one cause, with these names as evidence.
     explained = set(explained_dists(snap))
+    loaded_first: Dict[str, Set[str]] = {}
     for (requester, name), roots in sorted(_roots_by_edge(g, (NOT_FOUND,)).items()):
         if _provided_by_interpreter(name) or canonicalize_name(_dist(g, requester)) in explained:
             continue
-        plugin = _optional_plugin(requester, roots)
+        if name in loaded_by_requirements(snap, g, _dist(g, requester), loaded_first):
+            continue  # `import torch` loaded libc10.so before this torch extension needs it
+        fallback = fallback_extension(_dist(g, requester), requester, roots)
+        if fallback is not None:
+            yield finding(
+                "missing-shared-library",
+                f"{basename(requester)} ({_dist(g, requester)}) needs {name}, which ld.so cannot find; the module "
+                "is optional and the package falls back without it",
+                [("needed by", requester), ("needed name", name), ("falls back to", fallback.fallback),
+                 ("source", fallback.source)],
+                fix=f"Nothing to do unless you want the faster path: install the library that provides {name}.",
+                snapshot=snap,
+                severity=Severity.INFO,
+            )
+            continue
+        plugin = optional_plugin(requester, roots)
         if plugin:
             plugins.setdefault(plugin, []).append(name)
             continue
@@ -107,15 +124,6 @@ def missing_shared_library(snap: Snapshot) -> Iterator[Finding]:
             snapshot=snap,
             severity=Severity.WARNING,
         )
-
-
-def _optional_plugin(requester: str, roots: List[str]) -> str:
-    """The on-demand plugin every root of this failing request is, or "" (a hard dependency
-    of something the import loads is an error as before)."""
-    names = [*dict.fromkeys(roots)]
-    if names and all(any(p.search(basename(r)) for p in native_data().optional_plugins) for r in names):
-        return names[0]
-    return ""
 
 
 def _machine_of(lib: Library) -> str:
@@ -212,7 +220,7 @@ def unreadable_libraries(snap: Snapshot) -> Iterator[Finding]:
         if path is None or path in shown:
             continue
         shown.add(path)
-        owner = g.libraries.get(path)
+        owner = g.library(path)
         why = (unreadable_why(owner) if owner else "") or "not a loadable binary"
         via = [r for r in dict.fromkeys(roots) if r != requester]
         fix = _reinstall(snap, owner.dist if owner else None) or (
@@ -247,6 +255,17 @@ def _needers(snap: Snapshot, name: str) -> List[str]:
             if any(_fold(snap, str(n)) == key for n in (x.info or {}).get("needed", ()))]
 
 
+def _owner(lib: Library) -> str:
+    """The distribution that ships ``lib``, or "no package" (copied in by hand, conda, a
+    develop install: found by scanning sys.path, listed by no RECORD)."""
+    return lib.dist or "no package"
+
+
+def _owner_key(lib: Library) -> str:
+    """Copies owned by no package count as different owners per folder."""
+    return lib.dist or f"\0{posixpath.dirname(lib.path.replace(chr(92), '/'))}"
+
+
 @check("dll-version-conflict")
 def dll_version_conflict(snap: Snapshot) -> Iterator[Finding]:
     """One load name, different content, in several packages: the first package imported
@@ -258,10 +277,10 @@ def dll_version_conflict(snap: Snapshot) -> Iterator[Finding]:
     groups: Dict[str, List[Library]] = {}
     for lib in snap.libraries:
         key = _fold(snap, load_name(lib))
-        if lib.info is not None and lib.dist and (key in needed or not is_extension(lib.path)):
+        if lib.info is not None and (key in needed or not is_extension(lib.path)):
             groups.setdefault(key, []).append(lib)
     for copies in groups.values():
-        if len({c.dist for c in copies}) < 2:
+        if len({_owner_key(c) for c in copies}) < 2:
             continue
         by_content: Dict[Tuple[object, ...], List[Library]] = {}
         for c in copies:
@@ -269,14 +288,15 @@ def dll_version_conflict(snap: Snapshot) -> Iterator[Finding]:
         if len(by_content) < 2:
             continue
         name = load_name(copies[0])
-        dists = sorted({str(c.dist) for c in copies})
-        order = "; ".join(f"import {d} first: {d}'s copy serves every package" for d in dists[:3])
+        dists = sorted({_owner(c) for c in copies})
+        order = "; ".join(f"import {d} first: {d}'s copy serves every package" for d in dists[:3]
+                          if d != "no package") or "whichever copy a module loads first"
         sizes = snap.loader.sizes if snap.loader else {}
         yield finding(
             "dll-version-conflict",
             f"{name} is shipped with different content by {', '.join(dists)}; the first one "
             f"loaded wins for all of them ({order})",
-            [*((f"copy of {c.dist}", f"{c.path} ({sizes.get(c.path, '?')} bytes)") for c in copies),
+            [*((f"copy of {_owner(c)}", f"{c.path} ({sizes.get(c.path, '?')} bytes)") for c in copies),
              *(("needed by", p) for p in _needers(snap, name)[:SHOWN])],
             snapshot=snap,
         )

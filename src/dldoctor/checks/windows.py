@@ -65,7 +65,19 @@ def _provided(snap: Snapshot, requester: str, name: str) -> bool:
     if any(d.name == name and not d.error for d in _host(snap).vc_runtime):
         return True
     folder = norm(snap, mod.dirname(requester))
-    return any(_base(snap, lib.path) == name and norm(snap, mod.dirname(lib.path)) == folder for lib in snap.libraries)
+    if any(_base(snap, lib.path) == name and norm(snap, mod.dirname(lib.path)) == folder for lib in snap.libraries):
+        return True
+    return _vendored(snap, requester, name)
+
+
+def _vendored(snap: Snapshot, requester: str, name: str) -> bool:
+    """The requester's own package ships ``name`` and makes it loaded before its modules need
+    it: scikit-learn preloads sklearn\\.libs\\vcomp140.dll and msvcp140.dll by full path
+    (_distributor_init.py); PyQt5-Qt5's Qt5Core.dll pulls Qt5\\bin\\msvcp140.dll in beside it,
+    so the plugins Qt opens later find it already loaded. How new the copy is stays the
+    minimums' question (below), not this one."""
+    owner = next((lib.dist for lib in snap.libraries if norm(snap, lib.path) == norm(snap, requester)), None)
+    return bool(owner) and any(lib.dist == owner and _base(snap, lib.path) == name for lib in snap.libraries)
 
 
 def _version_of(snap: Snapshot, dist: str) -> Optional[Version]:

@@ -19,6 +19,26 @@ class NativeData:
     extension: Tuple[Pattern[str], ...]
     interpreter_provided: Tuple[Pattern[str], ...]
     optional_plugins: Tuple[Pattern[str], ...] = ()
+    fallback_extensions: Tuple[FallbackExtension, ...] = ()
+
+
+@dataclass(frozen=True)
+class FallbackExtension:
+    """An extension module its package imports in try/except and replaces when it fails."""
+
+    dist: str
+    pattern: Pattern[str]
+    fallback: str
+    source: str
+
+
+def _fallbacks(raw: Dict[str, Any]) -> Tuple[FallbackExtension, ...]:
+    out = []
+    for row in raw.get("fallback_extension", []):
+        if not all(isinstance(row.get(k), str) and row[k] for k in ("dist", "pattern", "fallback", "source")):
+            raise ValueError("native.toml: each [[fallback_extension]] needs dist, pattern, fallback, source")
+        out.append(FallbackExtension(row["dist"], re.compile(row["pattern"], re.I), row["fallback"], row["source"]))
+    return tuple(out)
 
 
 def _strs(raw: Dict[str, Any], key: str) -> Tuple[str, ...]:
@@ -38,4 +58,5 @@ def native_data() -> NativeData:
         extension=tuple(re.compile(p, re.I) for p in _strs(raw, "extension_patterns")),
         interpreter_provided=tuple(re.compile(p) for p in _strs(raw, "interpreter_provided")),
         optional_plugins=tuple(re.compile(p, re.I) for p in _strs(raw, "optional_plugins")),
+        fallback_extensions=_fallbacks(raw),
     )

@@ -19,6 +19,7 @@ from packaging.utils import canonicalize_name
 
 from dldoctor.conditions.preloads import preloads
 from dldoctor.loader.graph import PathModule
+from dldoctor.loader.pysteps import NO_STEPS, SourceSteps
 
 
 @dataclass(frozen=True)
@@ -59,8 +60,11 @@ def import_plan(
     folder_exists: Callable[[str], bool],
     prefix: str = "",
     base_prefix: str = "",
+    source: SourceSteps = NO_STEPS,
 ) -> ImportPlan:
-    """The plan for ``dist`` whose native files (absolute paths under ``site``) are ``natives``."""
+    """The plan for ``dist`` whose native files (absolute paths under ``site``) are ``natives``;
+    ``source``: the steps read from the package's own Python code (:mod:`dldoctor.loader.pysteps`),
+    applied after the table's rows (folders that exist; preloads of its own files)."""
     nocase = platform == "windows"
 
     def rel(path: str) -> str:
@@ -85,7 +89,14 @@ def import_plan(
             if (conv.platform == platform and folder not in folders
                     and any(_matches(g, rel(path), nocase) for g in conv.dll_directory_of)):
                 folders.append(folder)
+    for entry in source.dll_directories:
+        folder = pathmod.join(site, *entry.split("/"))
+        if folder not in folders and folder_exists(folder):
+            folders.append(folder)
     own = {r: p for p in ordered for r in (rel(p),)}
     loads = [own[r] for r in preloaded(dist, platform, list(own))]
+    for pattern in source.preloads:
+        loads += [own[r] for r in sorted(own, key=str.lower)
+                  if _matches(pattern, r, nocase) and own[r] not in loads]
     loads += [p for p in ordered if p.lower().endswith(".pyd") and p not in loads]
     return ImportPlan(dist, tuple(folders), tuple(loads))

@@ -35,9 +35,15 @@ def openmp_runtimes(loaded: Iterable[LoadedLibrary]) -> List[Tuple[str, LoadedLi
 
 
 def duplicate_openmp(probe: ImportProbe) -> List[Tuple[str, LoadedLibrary]]:
-    """The OpenMP runtimes of a probe when there are two or more files (else empty)."""
+    """The OpenMP runtimes of a probe when two or more different families loaded (else empty).
+
+    Judged by family, as the static check and the wheel-set simulator do (one table,
+    openmp.toml): libiomp5 next to libgomp is two thread pools and OMP Error #15, while two
+    copies of libgomp (the system's and auditwheel's libgomp-<hash>.so.1 in scikit-learn, next
+    to torch's) are separate, hash-named on purpose, and work together.
+    """
     found = openmp_runtimes(probe.loaded)
-    return found if len({os.path.normcase(lib.path) for _, lib in found}) >= 2 else []
+    return found if len({runtime for runtime, _ in found}) >= 2 else []
 
 
 def replaced_copies(probe: ImportProbe, natives: Mapping[str, Sequence[str]]

@@ -17,7 +17,7 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 from packaging.utils import canonicalize_name
 
@@ -169,9 +169,43 @@ def _with_numpy_build(lib: Library) -> Library:
         return lib
 
 
+_NATIVE_NAME = re.compile(r"\.(so(\.\d+)*|pyd|dll|dylib)$", re.I)
+_SCAN_FILES = 50_000  # files looked at per sys.path entry: a real site-packages has ~10^4-10^5
+_SKIP_DIRS = ("__pycache__",)
+
+
 def native_libraries(snap: Snapshot) -> List[Tuple[str, Optional[str]]]:
-    return [(os.path.normpath(os.path.join(d.location, rel)), d.name)
-            for d in snap.distributions for rel in d.native_libs]
+    owned = [(os.path.normpath(os.path.join(d.location, rel)), d.name)
+             for d in snap.distributions for rel in d.native_libs]
+    seen = {p for p, _ in owned}
+    return [*owned, *((p, None) for p in unowned_libraries(snap, seen))]
+
+
+def unowned_libraries(snap: Snapshot, owned: Set[str]) -> List[str]:
+    """Native libraries under sys.path entries that no distribution's RECORD lists: packages
+    copied in by hand, conda's, ``setup.py develop`` builds. They load like any other, so two
+    copies of one SONAME among them conflict as well. The interpreter's own folders (stdlib,
+    lib-dynload) are not scanned: they belong to the interpreter, not to an environment; nor
+    is the working folder ('' on sys.path: the user's project, with its own venvs in it)."""
+    base = os.path.normpath(snap.interpreter.base_prefix or "\0")
+    out: List[str] = []
+    for entry in dict.fromkeys(snap.interpreter.sys_path):
+        entry = os.path.normpath(entry) if entry else ""
+        if not entry or not os.path.isdir(entry) or entry == os.path.normpath(snap.interpreter.cwd or "\0") or (
+                entry.startswith(base + os.sep) and not entry.endswith(("site-packages", "dist-packages"))):
+            continue
+        looked = 0
+        for folder, dirs, files in os.walk(entry):
+            dirs[:] = [d for d in dirs if d not in _SKIP_DIRS and not d.endswith(".dist-info")
+                       and os.path.normpath(os.path.join(folder, d)) not in snap.interpreter.sys_path]
+            looked += len(files) + len(dirs)
+            if looked > _SCAN_FILES:
+                break
+            for name in files:
+                path = os.path.join(folder, name)
+                if _NATIVE_NAME.search(name) and path not in owned and not os.path.islink(path):
+                    out.append(path)
+    return out
 
 
 def collect_snapshot(

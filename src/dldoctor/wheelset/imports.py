@@ -24,14 +24,14 @@ from __future__ import annotations
 import itertools
 import ntpath
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from dldoctor.loader.frameworks import ImportPlan, import_plan
 from dldoctor.loader.graph import FAILURES
 from dldoctor.loader.windows import CPYTHON_EXTENSION_FLAGS, LoadOutcome, WindowsConfig, WindowsProcess
 from dldoctor.wheelset.install import VirtualInstall
 from dldoctor.wheelset.tree import VirtualFile
-from dldoctor.wheelset.wheel import Wheel
+from dldoctor.wheelset.wheel import Wheel, source_steps
 
 MAX_PAIR_DISTS = 6  # ordered pairs simulated per conflicting name
 
@@ -51,7 +51,7 @@ def plan_for(vi: VirtualInstall, wheel: Wheel) -> ImportPlan:
     lay = vi.layout
     natives = [m.path for m in wheel.members if m.native]
     return import_plan(wheel.name, "windows", lay.site_packages, natives, ntpath, vi.tree.is_dir,
-                       prefix=lay.prefix, base_prefix=lay.base_prefix)
+                       prefix=lay.prefix, base_prefix=lay.base_prefix, source=source_steps(wheel))
 
 
 class Importer:
@@ -111,6 +111,23 @@ def _same_content(a: VirtualFile, b: VirtualFile) -> bool:
     return a.path == b.path or (a.content is not None and a.content == b.content)
 
 
+def _needed_by_name(vi: VirtualInstall, alone: Dict[str, Dict[str, str]]) -> Set[str]:
+    """DLL names (lower case) that some loaded binary imports by name.
+
+    Only these can be shadowed by another package's copy: an extension module (``.pyd``) is
+    loaded by CPython by its full path, and two ``_cyutility.cp311-win_amd64.pyd`` in two
+    packages load side by side as two modules; the loader's reuse by base name applies to
+    name requests (a PE import or a bare ``LoadLibrary("x.dll")``), not to path loads.
+    """
+    out: Set[str] = set()
+    for bound in alone.values():
+        for path in bound.values():
+            file = vi.tree.get(path)
+            if file is not None and file.info is not None:
+                out.update(n.lower() for n in (*file.info.needed, *file.info.delay_needed))
+    return out
+
+
 def analyse(vi: VirtualInstall, order: Optional[Sequence[str]] = None) -> Analysis:
     plans = {w.name: plan_for(vi, w) for w in vi.wheels}
     names = list(order) if order else [w.name for w in vi.wheels]
@@ -122,7 +139,8 @@ def analyse(vi: VirtualInstall, order: Optional[Sequence[str]] = None) -> Analys
         alone[dist] = imp.bound()
         failures.extend(imp.failures)
     conflicts = []
-    all_names = sorted({n for b in alone.values() for n in b})
+    by_name = _needed_by_name(vi, alone)
+    all_names = sorted({n for b in alone.values() for n in b} & by_name)
     for name in all_names:
         copies: Dict[str, VirtualFile] = {}
         for dist, bound in alone.items():

@@ -16,6 +16,7 @@ import struct
 import zipfile
 from dataclasses import dataclass
 from email.parser import HeaderParser
+from functools import lru_cache
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
@@ -23,6 +24,7 @@ from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel
 
 from dldoctor.errors import DldoctorError
 from dldoctor.inputs import check_regular
+from dldoctor.loader.pysteps import SourceSteps, imported_siblings, read_steps
 
 NATIVE_SUFFIXES = (".dll", ".pyd")
 MAX_TEXT = 1 << 20
@@ -177,3 +179,36 @@ def read_text_member(wheel: str, member: str) -> Optional[str]:
             return fh.read(MAX_TEXT).decode("utf-8", "replace")
     except (OSError, KeyError, zipfile.BadZipFile):
         return None
+
+
+def source_steps(wheel: Wheel) -> SourceSteps:
+    """What the wheel's packages do to the DLL search at import, read from their own
+    ``__init__.py`` and the sibling modules it imports (never run): see loader.pysteps."""
+    return _source_steps(wheel.file, wheel.top_level)
+
+
+@lru_cache(maxsize=64)
+def _source_steps(file: str, tops: Tuple[str, ...]) -> SourceSteps:
+    sources: List[Tuple[str, str]] = []
+    try:
+        with zipfile.ZipFile(file) as zf:
+            names = set(zf.namelist())
+
+            def text(member: str) -> Optional[str]:
+                if member not in names or zf.getinfo(member).file_size > MAX_TEXT:
+                    return None
+                return zf.read(member).decode("utf-8", "replace")
+
+            for top in tops:
+                init = f"{top}/__init__.py"
+                body = text(init)
+                if body is None:
+                    continue
+                sources.append((init, body))
+                for sib in imported_siblings(init, body):
+                    sib_body = text(sib)
+                    if sib_body is not None:
+                        sources.append((sib, sib_body))
+    except (OSError, KeyError, zipfile.BadZipFile, RuntimeError):
+        return SourceSteps()
+    return read_steps(sources)
