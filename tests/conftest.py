@@ -74,19 +74,25 @@ def make_venv(path: Path, python: Optional[str] = None, packages: Sequence[str] 
     return path
 
 
-@pytest.fixture(scope="session")
-def torch_venv() -> Path:
-    """A real venv with the torch 2.13.0 CPU wheel, numpy and scipy (built once, cached)."""
-    key = hashlib.sha256(" ".join(TORCH_REQ).encode()).hexdigest()[:10]
-    venv = CACHE / "venvs" / f"torch-{key}"
+def cached_venv(prefix: str, key_parts: Sequence[str], build: Callable[[Path], object]) -> Path:
+    """``.cache/venvs/PREFIX-KEY``, built once by ``build(path)``: a marker file written last
+    tells a complete venv from one a killed run left half-built (which is rebuilt)."""
+    key = hashlib.sha256(" ".join(key_parts).encode()).hexdigest()[:10]
+    venv = CACHE / "venvs" / f"{prefix}-{key}"
     done = venv / ".complete"
     if not done.exists():
         if venv.exists():
             shutil.rmtree(venv)
         venv.parent.mkdir(parents=True, exist_ok=True)
-        make_venv(venv, packages=TORCH_REQ)
+        build(venv)
         done.write_text("ok\n")
     return venv
+
+
+@pytest.fixture(scope="session")
+def torch_venv() -> Path:
+    """A real venv with the torch 2.13.0 CPU wheel, numpy and scipy (built once, cached)."""
+    return cached_venv("torch", TORCH_REQ, lambda venv: make_venv(venv, packages=TORCH_REQ))
 
 
 @pytest.fixture

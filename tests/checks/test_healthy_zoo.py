@@ -8,9 +8,7 @@ from `dldoctor check` a false alarm (issue 12: a doctor that cries wolf gets uni
 
 from __future__ import annotations
 
-import hashlib
 import json
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -19,7 +17,7 @@ from typing import Dict, List, Sequence, Tuple
 
 import pytest
 
-from ..conftest import CACHE, check_json, find_python, make_venv, pip_install, venv_python
+from ..conftest import cached_venv, check_json, find_python, make_venv, pip_install, venv_python
 
 pytestmark = pytest.mark.machine
 
@@ -70,13 +68,8 @@ _NOT_MODULES = {"bin", "include", "share", "etc", "lib", "lib64", "..", "license
 def zoo_venv(name: str) -> Path:
     """The stack's venv, built once: a real venv from pyenv 3.11, packages from the registry."""
     packages, flags = STACKS[name]
-    key = hashlib.sha256(" ".join((*packages, *flags)).encode()).hexdigest()[:10]
-    venv = CACHE / "venvs" / f"zoo-{name}-{key}"
-    done = venv / ".complete"
-    if not done.exists():
-        if venv.exists():
-            shutil.rmtree(venv)
-        venv.parent.mkdir(parents=True, exist_ok=True)
+
+    def build(venv: Path) -> None:
         wanted = [p for p in packages if p != "tinyop"]
         if flags:
             subprocess.run([find_python("3.11"), "-m", "venv", *flags, str(venv)], check=True)
@@ -85,8 +78,8 @@ def zoo_venv(name: str) -> Path:
             make_venv(venv, packages=wanted)
         if "tinyop" in packages:
             build_tinyop(venv)
-        done.write_text("ok\n")
-    return venv
+
+    return cached_venv(f"zoo-{name}", (*packages, *flags), build)
 
 
 def top_level_modules(venv: Path, dists: Sequence[str]) -> List[str]:

@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import subprocess
 import sys
@@ -23,7 +22,7 @@ import pytest
 from dldoctor.lint import lint_paths
 from dldoctor.lint.corpus import SPLITS, Label, load_labels, score, split_of
 
-from ..conftest import CACHE, make_venv, venv_python
+from ..conftest import cached_venv, make_venv, venv_python
 from .spawn_oracle import observe_each, without
 
 CORPUS = Path(__file__).parents[1] / "data" / "lint" / "corpus"
@@ -34,17 +33,7 @@ LABELS = load_labels(CORPUS)
 @pytest.fixture(scope="session")
 def corpus_python() -> str:
     """A real venv for running the corpus (built once, cached under .cache/venvs)."""
-    key = hashlib.sha256(" ".join(CORPUS_REQ).encode()).hexdigest()[:10]
-    venv = CACHE / "venvs" / f"lintcorpus-{key}"
-    done = venv / ".complete"
-    if not done.exists():
-        if venv.exists():
-            import shutil
-
-            shutil.rmtree(venv)
-        venv.parent.mkdir(parents=True, exist_ok=True)
-        make_venv(venv, packages=CORPUS_REQ)
-        done.write_text("ok\n")
+    venv = cached_venv("lintcorpus", CORPUS_REQ, lambda venv: make_venv(venv, packages=CORPUS_REQ))
     return str(venv_python(venv))
 
 
