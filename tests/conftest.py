@@ -76,17 +76,60 @@ def make_venv(path: Path, python: Optional[str] = None, packages: Sequence[str] 
 
 def cached_venv(prefix: str, key_parts: Sequence[str], build: Callable[[Path], object]) -> Path:
     """``.cache/venvs/PREFIX-KEY``, built once by ``build(path)``: a marker file written last
-    tells a complete venv from one a killed run left half-built (which is rebuilt)."""
+    tells a complete venv from one a killed run left half-built (which is rebuilt).
+
+    Tests read a cached venv and never change it (a test that runs a fix works on a copy), so
+    its files are shared with the other cached venvs (:func:`share_file_contents`)."""
     key = hashlib.sha256(" ".join(key_parts).encode()).hexdigest()[:10]
     venv = CACHE / "venvs" / f"{prefix}-{key}"
     done = venv / ".complete"
     if not done.exists():
         if venv.exists():
             shutil.rmtree(venv)
+        drop_unshared_blobs()
         venv.parent.mkdir(parents=True, exist_ok=True)
         build(venv)
+        share_file_contents(venv)
         done.write_text("ok\n")
     return venv
+
+
+BLOBS = CACHE / "blobs"
+SHARE_MIN = 4096  # one disk block: smaller files cost a block each whether shared or not
+
+
+def share_file_contents(tree: Path) -> None:
+    """Replace each file of ``tree`` of 4 KiB or more by a hard link to one stored copy of its
+    content (``.cache/blobs/SHA256-MODE``): seven cached venvs carry the same 1 GB of torch,
+    and a new CI machine's disk is not ours to fill (a full disk failed CI).
+
+    Safe because nothing writes into a cached venv in place: pip unlinks a file before it
+    writes one of the same name, and Python replaces a stale ``.pyc`` by renaming."""
+    BLOBS.mkdir(parents=True, exist_ok=True)
+    for path in tree.rglob("*"):
+        if path.is_symlink() or not path.is_file():
+            continue
+        info = path.stat()
+        if info.st_size < SHARE_MIN or info.st_nlink > 1:
+            continue
+        digest = hashlib.sha256()
+        with path.open("rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+        blob = BLOBS / f"{digest.hexdigest()}-{info.st_mode & 0o7777:o}"
+        if blob.exists():
+            spare = path.with_name(path.name + ".sharing")
+            os.link(blob, spare)
+            os.replace(spare, path)
+        else:
+            os.link(path, blob)
+
+
+def drop_unshared_blobs() -> None:
+    """Forget stored contents no venv links to any more (their venv was rebuilt or deleted)."""
+    for blob in BLOBS.glob("*") if BLOBS.is_dir() else ():
+        if blob.stat().st_nlink == 1:
+            blob.unlink()
 
 
 @pytest.fixture(scope="session")

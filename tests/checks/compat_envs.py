@@ -9,14 +9,13 @@ arguments of one ``pip install``, or ``("uninstall", name)``.
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 from typing import Dict, Optional, Sequence, Tuple
 
-from ..conftest import CACHE, find_python, make_venv, pip_install, venv_python
+from ..conftest import cached_venv, find_python, make_venv, pip_install, venv_python
 
 Steps = Tuple[Tuple[str, ...], ...]
 
@@ -56,24 +55,18 @@ def build(name: str, torch_venv: Optional[Path]) -> Path:
     """The environment ``name`` of :data:`ENVS`, built once (a copy of ``torch_venv`` first
     when the entry says so) and reused while its recipe is unchanged."""
     on_torch, steps = ENVS[name]
-    key = hashlib.sha256(repr((on_torch, torch_venv.name if torch_venv else "", steps)).encode()).hexdigest()[:10]
-    venv = CACHE / "venvs" / f"compat-{name}-{key}"
-    done = venv / ".complete"
-    if done.exists():
-        return venv
-    if venv.exists():
-        shutil.rmtree(venv)
-    venv.parent.mkdir(parents=True, exist_ok=True)
-    if on_torch:
-        assert torch_venv is not None
-        shutil.copytree(torch_venv, venv, symlinks=True)
-        (venv / ".complete").unlink(missing_ok=True)
-    else:
-        make_venv(venv, find_python("3.11"))
-    for step in steps:
-        run_step(venv, step)
-    done.write_text("ok\n")
-    return venv
+
+    def make(venv: Path) -> None:
+        if on_torch:
+            assert torch_venv is not None
+            shutil.copytree(torch_venv, venv, symlinks=True)
+            (venv / ".complete").unlink(missing_ok=True)
+        else:
+            make_venv(venv, find_python("3.11"))
+        for step in steps:
+            run_step(venv, step)
+
+    return cached_venv(f"compat-{name}", (repr((on_torch, torch_venv.name if torch_venv else "", steps)),), make)
 
 
 def run_step(venv: Path, step: Sequence[str]) -> None:

@@ -6,9 +6,7 @@ needs a GPU, is judged on ProbeReport values."""
 
 from __future__ import annotations
 
-import hashlib
 import json
-import shutil
 from pathlib import Path
 from typing import Dict, List
 
@@ -18,23 +16,20 @@ from dldoctor.probe.findings import probe_findings
 from dldoctor.probe.model import OrtProvider, ProbeReport
 from dldoctor.snapshot.model import Gpu
 
-from ..conftest import CACHE, check_json, make_venv, pip_download, run_dldoctor, venv_python
+from ..conftest import cached_venv, check_json, make_venv, pip_download, run_dldoctor, venv_python
 
 ORT_GPU = "onnxruntime-gpu==1.20.2"
 
 
-def cached_venv(name: str, requirement: str, tmp: Path) -> Path:
+def ort_venv(name: str, requirement: str, tmp: Path) -> Path:
     """A venv with ``requirement`` (a real wheel from the registry), built once in .cache."""
-    key = hashlib.sha256(requirement.encode()).hexdigest()[:10]
-    venv = CACHE / "venvs" / f"{name}-{key}"
-    if not (venv / ".complete").exists():
-        if venv.exists():
-            shutil.rmtree(venv)
+
+    def make(venv: Path) -> None:
         wheels = tmp / "wheels"
         pip_download(wheels, "--python-version", "3.11", "--platform", "manylinux_2_28_x86_64", requirement)
         make_venv(venv, packages=["--no-deps", *map(str, wheels.glob("*.whl")), "numpy==2.2.6"])
-        (venv / ".complete").write_text("ok\n")
-    return venv
+
+    return cached_venv(name, (requirement,), make)
 
 
 def probe_json(venv: Path, cwd: Path) -> Dict[str, object]:
@@ -49,7 +44,7 @@ def ort_findings(report: Dict[str, object]) -> List[Dict[str, str]]:
 
 @pytest.mark.machine
 def test_cuda_provider_that_does_not_load_is_named_with_the_missing_library(tmp_path: Path) -> None:
-    venv = cached_venv("ort-gpu", ORT_GPU, tmp_path)
+    venv = ort_venv("ort-gpu", ORT_GPU, tmp_path)
     report = probe_json(venv, tmp_path)
     (cuda,) = [f for f in ort_findings(report) if "CUDAExecutionProvider" in f["message"]]
     assert cuda["slug"] == "missing-shared-library"
@@ -70,7 +65,7 @@ def test_cuda_provider_that_does_not_load_is_named_with_the_missing_library(tmp_
 
 @pytest.mark.machine
 def test_cpu_package_has_no_provider_findings(tmp_path: Path) -> None:
-    venv = cached_venv("ort-cpu", "onnxruntime==1.20.1", tmp_path)
+    venv = ort_venv("ort-cpu", "onnxruntime==1.20.1", tmp_path)
     report = probe_json(venv, tmp_path)
     assert ort_findings(report) == []
     facts = {f["label"]: f["value"] for f in report["facts"]}  # type: ignore[index,union-attr]
