@@ -13,8 +13,8 @@ were all read while writing signatures). One thread never feeds both splits.
 A test split is used up once its numbers have steered the rules (its aggregate was checked
 again and again while tuning): its cases then join ``train/`` and a new test split is frozen
 from cases collected afterwards, with a new :data:`GENERATION` salting the hash, so that the
-new split is no function of the old one. Generation 1 (the first 166 held-out cases) was used
-up on 2026-11-23 and joined train.
+new split is no function of the old one. Generation 1 (the first 166 held-out cases) and
+generation 2 (38) were used up and joined train; generation 3 is collected from here on.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from dldoctor.explainer.weigh import Facts, facts_from_mapping
 
 SPLITS = ("train", "test")
 TEST_MODULUS = 2  # of newly collected threads, 1 in 2 goes to the test split
-GENERATION = 2  # bumped when a test split is used up and joins train (see the module docstring)
+GENERATION = 3  # bumped when a test split is used up and joins train (see the module docstring)
 _KEYS = {"source", "platform", "cause", "text", "quote", "facts"}
 
 
