@@ -13,8 +13,13 @@ by :mod:`dldoctor.loader.frameworks`, which ``dldoctor check`` uses too):
   way. That paddle adds it is an assumption of this model (its ``__init__`` also edits PATH,
   which 0x1100 loads ignore).
 
-Which extension modules a real import touches depends on the package's Python code; the
-model loads all of them, in path order. The first-loaded copy of a DLL name serves every
+Which extension modules a real import touches, and in which order, depends on the package's
+Python code; the model loads all of them in path order, then retries those that failed once
+others have loaded, until no more load. A module that finds a DLL only because a sibling
+loaded it is fine: tensorflow's ``compiler\\...\\_pywrap_converter_api.pyd`` needs
+``_pywrap_tensorflow_common.dll`` from ``tensorflow\\python``, which ``import tensorflow`` has
+already loaded through ``tensorflow\\python\\_pywrap_tensorflow_internal.pyd`` (the loader
+reuses a loaded module by base name). A name no module of the set can load still fails. The first-loaded copy of a DLL name serves every
 later request for that name (the loader's loaded-module list), so the package imported
 first decides which copy of a shared name the whole process uses.
 """
@@ -26,6 +31,7 @@ import ntpath
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
+from dldoctor.binary.vendored import same_vendored_library
 from dldoctor.loader.frameworks import ImportPlan, import_plan
 from dldoctor.loader.graph import FAILURES
 from dldoctor.loader.windows import CPYTHON_EXTENSION_FLAGS, LoadOutcome, WindowsConfig, WindowsProcess
@@ -71,10 +77,18 @@ class Importer:
     def import_dist(self, plan: ImportPlan) -> None:
         for folder in plan.dll_directories:
             self.process.add_dll_directory(folder)
-        for target in plan.loads:
-            outcome = self.process.load_library(target, CPYTHON_EXTENSION_FLAGS)
-            if outcome.error:
-                self.failures.append(_failure(plan.dist, outcome))
+        waiting = list(plan.loads)
+        failed: List[LoadOutcome] = []
+        while waiting:  # each round loads at least one more module, or stops
+            failed = []
+            for target in waiting:
+                outcome = self.process.load_library(target, CPYTHON_EXTENSION_FLAGS)
+                if outcome.error:
+                    failed.append(outcome)
+            if len(failed) == len(waiting):
+                break
+            waiting = [o.target for o in failed]
+        self.failures.extend(_failure(plan.dist, o) for o in failed)
 
     def bound(self) -> Dict[str, str]:
         """Loaded DLL base name (lower case) -> the file the process holds for it."""
@@ -108,7 +122,10 @@ class Analysis:
 
 
 def _same_content(a: VirtualFile, b: VirtualFile) -> bool:
-    return a.path == b.path or (a.content is not None and a.content == b.content)
+    """Same file, same bytes, or one delvewheel name (``msvcp140-<hash>.dll``: the hash names
+    the original DLL; copies differ only by delvewheel's patching, see binary.vendored)."""
+    return (a.path == b.path or (a.content is not None and a.content == b.content)
+            or same_vendored_library(a.path, b.path))
 
 
 def _needed_by_name(vi: VirtualInstall, alone: Dict[str, Dict[str, str]]) -> Set[str]:
