@@ -19,7 +19,9 @@ others have loaded, until no more load. A module that finds a DLL only because a
 loaded it is fine: tensorflow's ``compiler\\...\\_pywrap_converter_api.pyd`` needs
 ``_pywrap_tensorflow_common.dll`` from ``tensorflow\\python``, which ``import tensorflow`` has
 already loaded through ``tensorflow\\python\\_pywrap_tensorflow_internal.pyd`` (the loader
-reuses a loaded module by base name). A name no module of the set can load still fails. The first-loaded copy of a DLL name serves every
+reuses a loaded module by base name). A name no module of the set can load still fails.
+
+The first-loaded copy of a DLL name serves every
 later request for that name (the loader's loaded-module list), so the package imported
 first decides which copy of a shared name the whole process uses.
 """
@@ -30,6 +32,9 @@ import itertools
 import ntpath
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Set, Tuple
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
 
 from dldoctor.binary.vendored import same_vendored_library
 from dldoctor.loader.frameworks import ImportPlan, import_plan
@@ -145,15 +150,65 @@ def _needed_by_name(vi: VirtualInstall, alone: Dict[str, Dict[str, str]]) -> Set
     return out
 
 
+def imported_first(wheels: Sequence[Wheel]) -> Dict[str, List[str]]:
+    """dist -> the dists of the set that ``import dist`` imports before its own extension
+    modules, dependencies first: its declared requirements (not extras) and the packages its
+    ``__init__.py`` imports at module level (torchaudio 2.11 imports torch without requiring
+    it), transitively. Read from metadata and source, never run."""
+    by_name: Dict[str, Wheel] = {canonicalize_name(w.name): w for w in wheels}
+    by_top: Dict[str, str] = {top: canonicalize_name(w.name) for w in wheels for top in w.top_level}
+    direct: Dict[str, List[str]] = {}
+    for key, w in by_name.items():
+        deps: List[str] = []
+        for line in w.requires:
+            try:
+                req = Requirement(line)
+            except InvalidRequirement:
+                continue
+            if req.marker is not None and "extra" in str(req.marker):
+                continue
+            deps.append(canonicalize_name(req.name))
+        deps += [by_top[m] for m in source_steps(w).imports if m in by_top]
+        direct[key] = [d for d in dict.fromkeys(deps) if d in by_name and d != key]
+    return {w.name: [by_name[d].name for d in _dependencies_first(key, direct)] for key, w in by_name.items()}
+
+
+def _dependencies_first(key: str, direct: Dict[str, List[str]]) -> List[str]:
+    """``key``'s transitive dependencies in ``direct``, each after its own (cycles cut)."""
+    order: List[str] = []
+    seen = {key}
+    stack: List[Tuple[str, int]] = [(d, 0) for d in reversed(direct[key])]
+    while stack:
+        d, state = stack.pop()
+        if state == 1:
+            order.append(d)
+            continue
+        if d in seen:
+            continue
+        seen.add(d)
+        stack.append((d, 1))
+        stack += [(dep, 0) for dep in reversed(direct[d]) if dep not in seen]
+    return order
+
+
 def analyse(vi: VirtualInstall, order: Optional[Sequence[str]] = None) -> Analysis:
     plans = {w.name: plan_for(vi, w) for w in vi.wheels}
     names = list(order) if order else [w.name for w in vi.wheels]
     alone: Dict[str, Dict[str, str]] = {}
     failures: List[Failure] = []
+    prior = imported_first(vi.wheels)
     for dist in names:
         imp = Importer(vi)
         imp.import_dist(plans[dist])
         alone[dist] = imp.bound()
+        if imp.failures and prior.get(dist):
+            # as Python runs it: what the package imports first is in the process already
+            # (torchvision's _C.pyd finds c10.dll because `import torch` loaded it)
+            imp = Importer(vi)
+            for before in prior[dist]:
+                imp.import_dist(plans[before])
+            imp.failures = []
+            imp.import_dist(plans[dist])
         failures.extend(imp.failures)
     conflicts = []
     by_name = _needed_by_name(vi, alone)
