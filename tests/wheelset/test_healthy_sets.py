@@ -72,6 +72,13 @@ SETS: Dict[str, Tuple[Tuple[str, ...], Tuple[str, ...]]] = {
     "opencv-mediapipe": (("opencv-python==5.0.0.93", "opencv-contrib-python==5.0.0.93", "mediapipe==1.2.2",
                           "sounddevice==0.5.6", "cffi==2.1.1", "numpy==2.4.6", "matplotlib==3.11.2",
                           "pillow==13.0.0", "contourpy==1.3.3", "kiwisolver==1.5.1", "fonttools==4.68.0"), ()),
+    # pywin32's .pyd import pywintypes311.dll / pythoncom311.dll from pywin32_system32, which
+    # pywin32.pth's pywin32_bootstrap adds with os.add_dll_directory (preloads.toml); pythonwin's
+    # MFC (mfc140u.dll) comes with the redistributable. numba's tbbpool misses tbb12.dll:
+    # optional, numba falls back to another threading layer (info, asserted below).
+    "gbm-numba-pywin32": (("xgboost==2.0.3", "lightgbm==4.7.0", "numba==0.68.1", "llvmlite==0.50.0",
+                           "pywin32==312", "psutil==7.2.2", "numpy==2.4.6", "scipy==1.17.1"),
+                          ("--vc-redist", "14.44")),
     "jax": (("jax==0.10.2", "jaxlib==0.10.2", "ml-dtypes==0.6.0", "numpy==2.4.6", "scipy==1.17.1"),
             ("--vc-redist", "14.44")),
 }
@@ -165,3 +172,10 @@ def test_another_machines_dll_that_nothing_needs_is_info() -> None:
     assert {f["message"].split(" ")[0].rsplit("\\", 1)[-1] for f in wrong} == {
         "libportaudio32bit.dll", "libportaudio32bit-asio.dll", "libportaudioarm64.dll", "libportaudioarm64-asio.dll"}
     assert {f["severity"] for f in wrong} == {"info"}
+
+
+def test_numbas_optional_tbb_layer_is_info_on_windows_too() -> None:
+    report = wheels_json(*(str(fetch(p)) for p in SETS["gbm-numba-pywin32"][0]), "--vc-redist", "14.44")
+    (tbb,) = [f for f in report["findings"] if "tbb12.dll" in f["message"]]  # type: ignore[union-attr]
+    assert tbb["severity"] == "info" and tbb["slug"] == "missing-shared-library"
+    assert any(e["label"] == "falls back to" for e in tbb["evidence"])

@@ -8,6 +8,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 from packaging.version import InvalidVersion, Version
 
 from dldoctor.checks import finding
+from dldoctor.checks._missing import fallback_extension
 from dldoctor.checks._native_graph import is_extension
 from dldoctor.conditions import version_key
 from dldoctor.conditions.openmp import SIDE_BY_SIDE_FIX, clash, family_rank, openmp_runtime
@@ -66,6 +67,19 @@ def missing(vi: VirtualInstall, analysis: Analysis, snap: Snapshot) -> Iterator[
         if rule == WRONG_ARCHITECTURE:
             yield finding("wrong-architecture", f"{name}, needed by {who}, exists only for another architecture",
                           [("needed by", _short(vi, r)) for r in requesters[:3]], snapshot=snap)
+            continue
+        owners = {f.dist for f in analysis.failures if f.name.lower() == name and f.rule == rule}
+        fallback = next((fallback_extension(d, "", requesters) for d in sorted(owners)), None)
+        if fallback is not None and len(owners) == 1:
+            # numba imports tbbpool in try/except and uses another threading layer (native.toml)
+            yield finding(
+                "missing-shared-library",
+                f"{name}, needed by {who}, is in no wheel; the module is optional and the package falls back "
+                "without it",
+                [("needed by", _short(vi, r)) for r in requesters[:3]]
+                + [("falls back to", fallback.fallback), ("source", fallback.source)],
+                fix=f"Nothing to do unless you want the faster path: install the package that provides {name}.",
+                snapshot=snap, severity=Severity.INFO)
             continue
         driver = name in vi.profile.driver_dlls
         msg = (f"{name} comes with the NVIDIA driver; {who} cannot load without one" if driver else
