@@ -31,17 +31,19 @@ from __future__ import annotations
 import itertools
 import ntpath
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from functools import lru_cache
+from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
 from dldoctor.binary.vendored import same_vendored_library
+from dldoctor.conditions.windows import load_vc_runtime
 from dldoctor.loader.frameworks import ImportPlan, import_plan
 from dldoctor.loader.graph import FAILURES
 from dldoctor.loader.windows import CPYTHON_EXTENSION_FLAGS, LoadOutcome, WindowsConfig, WindowsProcess
 from dldoctor.wheelset.install import VirtualInstall
-from dldoctor.wheelset.tree import VirtualFile
+from dldoctor.wheelset.tree import SYSTEM, VirtualFile
 from dldoctor.wheelset.wheel import Wheel, source_steps
 
 MAX_PAIR_DISTS = 6  # ordered pairs simulated per conflicting name
@@ -127,10 +129,34 @@ class Analysis:
 
 
 def _same_content(a: VirtualFile, b: VirtualFile) -> bool:
-    """Same file, same bytes, or one delvewheel name (``msvcp140-<hash>.dll``: the hash names
-    the original DLL; copies differ only by delvewheel's patching, see binary.vendored)."""
+    """Same file, same bytes, one delvewheel name (``msvcp140-<hash>.dll``: the hash names
+    the original DLL; copies differ only by delvewheel's patching, see binary.vendored), or
+    one file version of one name: PyQt6's Qt6\\bin\\msvcp140.dll 14.44.35211.0 is the build the
+    redistributable given as ``--vc-redist 14.44`` puts in System32 (a version stated with
+    fewer parts matches at its own precision)."""
     return (a.path == b.path or (a.content is not None and a.content == b.content)
-            or same_vendored_library(a.path, b.path))
+            or same_vendored_library(a.path, b.path) or _same_version(a, b)
+            or _assumed_runtime(a) or _assumed_runtime(b))
+
+
+def _assumed_runtime(f: VirtualFile) -> bool:
+    """The redistributable's DLL the model puts in System32 when no ``--vc-redist`` is given:
+    a placeholder of no known version (missing-vc-runtime says it is absent), so it differs
+    from no copy."""
+    return f.owner == SYSTEM and not f.version and ntpath.basename(f.path).lower() in _vc_dlls()
+
+
+@lru_cache(maxsize=1)
+def _vc_dlls() -> FrozenSet[str]:
+    return frozenset(n.lower() for n in load_vc_runtime().dlls)
+
+
+def _same_version(a: VirtualFile, b: VirtualFile) -> bool:
+    if ntpath.basename(a.path).lower() != ntpath.basename(b.path).lower() or not a.version or not b.version:
+        return False
+    pa, pb = a.version.split("."), b.version.split(".")
+    n = min(len(pa), len(pb))
+    return n >= 2 and pa[:n] == pb[:n]
 
 
 def _needed_by_name(vi: VirtualInstall, alone: Dict[str, Dict[str, str]]) -> Set[str]:
