@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-from dldoctor.explainer.match import Candidate, rank
+from dldoctor.explainer.match import Candidate, Hit, rank
 from dldoctor.explainer.signatures import EvidenceRule, SignatureSet
 from dldoctor.model import CheckResult
 from dldoctor.snapshot.model import Framework
@@ -140,6 +140,28 @@ def _apply_releases(cand: Candidate, facts: Facts) -> Candidate:
                    evidence=(*cand.evidence, ("torch_version", reason)))
 
 
+MACHINE_RELEASE = 0.3  # the text fails to load and only the machine names the release (times LISTED_FACTOR)
+
+
+def _add_machine_release(cands: Sequence[Candidate], facts: Facts, text: str) -> Sequence[Candidate]:
+    """known-bad-release as a candidate when the machine's torch is a release the table lists
+    for its OS and the text shows a failed import or load, even if the text names neither the
+    release nor its mark: the machine reveals the version (issue 14, item 3). A candidate the
+    text already proposed is weighed by :func:`_apply_releases` instead."""
+    from dldoctor.explainer.releases import LOAD_FAILURE, SLUG, listed_release
+
+    if not text or not facts.torch_version or any(c.slug == SLUG for c in cands):
+        return cands
+    entry = listed_release("torch", facts.torch_version, facts.os)
+    failure = LOAD_FAILURE.search(text) if entry is not None else None
+    if entry is None or failure is None:
+        return cands
+    line = text.count("\n", 0, failure.start()) + 1
+    shown = text[text.rfind("\n", 0, failure.start()) + 1 : failure.end() + 200].split("\n", 1)[0]
+    hit = Hit("release-torch", line, shown, (("version", f"torch {entry['specifier']}"),))
+    return (*cands, Candidate(SLUG, MACHINE_RELEASE, (hit,)))
+
+
 def _apply_checks(cand: Candidate, results: Sequence[CheckResult]) -> Candidate:
     conf = cand.confidence
     evidence = list(cand.evidence)
@@ -163,10 +185,12 @@ def weigh_facts(
     facts: Facts,
     results: Sequence[CheckResult],
     sigs: SignatureSet,
+    text: str = "",
 ) -> Tuple[Candidate, ...]:
-    """Raise or lower each candidate with machine facts and check results, then re-rank."""
+    """Raise or lower each candidate with machine facts and check results, then re-rank
+    (``text``: the pasted text, when the machine's release may add a candidate of its own)."""
     out: List[Candidate] = []
-    for cand in cands:
+    for cand in _add_machine_release(cands, facts, text):
         cand = _apply_checks(_apply_releases(_apply_rules(cand, facts, sigs.evidence), facts), results)
         out.append(replace(cand, confidence=round(min(cand.confidence, MAX_CONFIDENCE), 4)))
     return rank(out)
