@@ -1,7 +1,7 @@
 """Benchmark: `dldoctor explain` matching on a 10,000-line log.
 
 The log is built from corpus cases (tests/data/explain) scattered among realistic noise
-lines (training progress, pip output, warnings). Printed, best of N runs:
+lines (training progress, pip output, warnings). Printed, the median of N runs:
 
   dldoctor match     anchor-prefiltered signatures (what explain runs)
   dldoctor full      match + weigh + text rendering
@@ -59,12 +59,13 @@ def build_log(lines: int, seed: int = 7) -> str:
 
 
 def best_of(runs: int, fn: Callable[[], object]) -> float:
+    """The median of ``runs`` timings (robust on a shared, loaded machine)."""
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()
         fn()
         times.append(time.perf_counter() - t0)
-    return min(times)
+    return sorted(times)[len(times) // 2]
 
 
 _UNSUPPORTED = ("(?!", "(?=", "(?<", "\\n", "[\\s\\S]", "*?", "+?", "??", "}?", "\\S")

@@ -64,14 +64,26 @@ def works(venv: Path, code: str) -> None:
     assert done.returncode == 0, done.stderr[-2000:]
 
 
+def pip(venv: Path) -> str:
+    """How a fix for ``venv`` starts: its own interpreter's pip (the shell's ``python`` is
+    another environment's), never a bare ``python``."""
+    return f"{venv_python(venv)} -m pip"
+
+
 def run_fix(venv: Path, fix: str) -> None:
-    """Run the printed `python -m pip install ...` command in ``venv`` (its pip is the test
-    runner's, pointed at the venv: the venvs are built without pip)."""
+    """Run the printed `PY -m pip install ...` command, which must name ``venv``'s interpreter
+    (its pip is the test runner's, pointed at that interpreter: the venvs are built without pip)."""
     command = fix.split("   (")[0].split(", or ")[0]
     words = shlex.split(command)
-    assert words[:4] == ["python", "-m", "pip", "install"], fix
+    assert words[:4] == [str(venv_python(venv)), "-m", "pip", "install"], fix
     pip_install(venv_python(venv), *words[4:])
     _SNAPS.pop(venv, None)
+
+
+def same_finding(venv: Path, f: Finding) -> Finding:
+    """``f`` as a check of ``venv`` (a copy of the venv it was found in) prints it."""
+    (again,) = [g for r in build_report(snap_of(venv)).results for g in r.findings if g.message == f.message]
+    return again
 
 
 def quiet(snap: Snapshot) -> None:
@@ -94,8 +106,9 @@ def test_numpy2_under_numpy1_builds_is_the_first_error(env) -> None:  # type: ig
         "import pandas fails: pandas 1.5.3 was built for NumPy 1.x (needs numpy<2), but numpy 2.4.6 is installed",
     ]
     fixes = {f.message.split()[1]: f.fix for f in static}
-    assert fixes["pandas"].startswith('python -m pip install "pandas>=2.2.2"') and '"numpy<2"' in fixes["pandas"]
-    assert fixes["cv2"].startswith('python -m pip install "opencv-python>=4.10.0.84"')
+    assert fixes["pandas"].startswith(f'{pip(venv)} install "pandas>=2.2.2"')
+    assert fixes["pandas"].endswith(f'or keep NumPy 1: {pip(venv)} install "numpy<2"')
+    assert fixes["cv2"].startswith(f'{pip(venv)} install "opencv-python>=4.10.0.84"')
 
 
 def test_numpy_fixes_run_and_the_imports_work(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -106,7 +119,7 @@ def test_numpy_fixes_run_and_the_imports_work(env, tmp_path: Path) -> None:  # t
     works(keep_numpy1, "import pandas, cv2")
     quiet(snap_of(keep_numpy1))
     upgraded = copy_of(broken, tmp_path / "upgraded")
-    run_fix(upgraded, pandas.fix)  # its first half: the pandas built for NumPy 2
+    run_fix(upgraded, same_finding(upgraded, pandas).fix)  # its first half: the pandas built for NumPy 2
     works(upgraded, "import pandas")
     assert not [f for f in mine(snap_of(upgraded), "numpy-abi-mismatch") if "pandas" in f.message]
 
@@ -134,7 +147,7 @@ def test_satellites_of_another_torch_release(env) -> None:  # type: ignore[no-un
                               "it requires torch==2.5.0; it is a CUDA 12 build, torch 2.13.0+cpu is the CPU build")
     assert audio.message.startswith("import torchaudio fails: torchaudio 2.5.0 does not fit torch 2.13.0+cpu: "
                                     "it requires torch==2.5.0")
-    assert vision.fix == ('python -m pip install "torchvision==0.28.0+cpu" "torch==2.13.0+cpu" '
+    assert vision.fix == (f'{pip(venv)} install "torchvision==0.28.0+cpu" "torch==2.13.0+cpu" '
                           "--index-url https://download.pytorch.org/whl/cpu")
     built = [e.value for e in vision.evidence if e.label == "built for"]
     assert built and "libtorch_cuda.so" in built[0] and "libcudart.so.12" in built[0]
@@ -179,7 +192,7 @@ def the_error(venv: Path) -> Finding:
 def fixed_by(broken: Path, f: Finding, tmp_path: Path, code: str) -> None:
     """The printed fix, run on a copy of ``broken``, makes ``code`` work and the check quiet."""
     fixed = copy_of(broken, tmp_path / "fixed")
-    run_fix(fixed, f.fix)
+    run_fix(fixed, same_finding(fixed, f).fix)
     works(fixed, code)
     quiet(snap_of(fixed))
 
@@ -199,7 +212,7 @@ def test_protobuf_older_than_onnx_and_tensorboard_require(env, tmp_path: Path) -
     fails(broken, "from tensorboard.compat.proto import summary_pb2", "runtime_version")
     f = the_error(broken)
     assert f.message.startswith("import onnx and import tensorboard fail: onnx 1.23.2 requires protobuf>=6.31.1")
-    assert f.fix.startswith('python -m pip install "protobuf<8.0.0,>=6.31.1"')
+    assert f.fix.startswith(f'{pip(broken)} install "protobuf<8.0.0,>=6.31.1"')
     fixed_by(broken, f, tmp_path, "import onnx; from tensorboard.compat.proto import summary_pb2")
 
 

@@ -15,7 +15,7 @@ from dldoctor.conditions.releases import known_bad_releases
 from dldoctor.explainer import explain as explain_text
 from dldoctor.snapshot import gpu as gpu_mod
 from dldoctor.snapshot.collect import collect_snapshot
-from dldoctor.snapshot.model import Snapshot
+from dldoctor.snapshot.model import PathTool, Snapshot
 
 from ..builders import PLAIN, FakeDriver, findings, snapshot
 from ..conftest import check_json, pip_install, slugs, venv_python
@@ -63,7 +63,8 @@ def test_known_bad_release_matches_the_installed_torch(torch_snap: Snapshot) -> 
     entry = {"dist": "torch", "specifier": "==2.13.0", "platforms": ["linux"], "symptom": "test symptom",
              "good": "2.12.0", "source": "https://example.invalid/1"}
     found = list(_check_known_bad(torch_snap, (entry,)))
-    assert len(found) == 1 and found[0].fix == "Run `python -m pip install torch==2.12.0`."
+    exe = torch_snap.interpreter.executable  # the tests' `python` on PATH is another environment's
+    assert len(found) == 1 and found[0].fix == f"Run `{exe} -m pip install torch==2.12.0`."
     found = list(_check_known_bad(torch_snap, ({**entry, "platforms": ["windows"]},)))
     assert found == []
 
@@ -76,7 +77,7 @@ def test_shipped_data_flags_torch_290_on_windows_only(torch_snap: Snapshot) -> N
                               host=dataclasses.replace(torch_snap.host, os="windows"))
     found = list(_check_known_bad(win, known_bad_releases()))
     assert len(found) == 1 and "WinError 1114" in found[0].message
-    assert "`python -m pip install torch==2.8.0`" in found[0].fix
+    assert f"`{win.interpreter.executable} -m pip install torch==2.8.0`" in found[0].fix
     lin = dataclasses.replace(win, host=torch_snap.host)
     assert list(_check_known_bad(lin, known_bad_releases())) == []
 
@@ -130,3 +131,23 @@ def test_mkl_2024_1_under_a_conda_torch_is_a_known_bad_dependency_release() -> N
 def test_mkl_release_is_quiet_when_healthy() -> None:
     for versions in ({"mkl": "2024.0.0", "pytorch": "2.2.2"}, {"mkl": "2024.1.0", "numpy": "1.26.4"}):
         assert findings(snapshot(host__os="linux", conda_versions=versions), "known-bad-release") == [], versions
+
+
+def test_a_fix_runs_the_judged_interpreters_pip(torch_snap: Snapshot) -> None:
+    """`python -m pip` only where the shell's `python` is the judged environment's: with
+    `--python PY`, or dldoctor installed by pipx, a bare `python` installs somewhere else."""
+    exe = torch_snap.interpreter.executable
+    entry = {"dist": "torch", "specifier": "==2.13.0", "platforms": ["linux"], "symptom": "s", "good": "2.12.0",
+             "source": "https://example.invalid/1"}
+
+    def fix_with(snap: Snapshot) -> str:
+        (found,) = _check_known_bad(snap, (entry,))
+        return found.fix
+
+    activated = dataclasses.replace(torch_snap, path_tools={"python": PathTool(str(Path(exe).parent / "python3"))})
+    assert fix_with(activated) == "Run `python -m pip install torch==2.12.0`."
+    other = dataclasses.replace(torch_snap, path_tools={"python": PathTool("/usr/bin/python")})
+    assert fix_with(other) == f"Run `{exe} -m pip install torch==2.12.0`."
+    spaced = dataclasses.replace(other, interpreter=dataclasses.replace(
+        torch_snap.interpreter, executable="/opt/my envs/torch/bin/python"))
+    assert fix_with(spaced) == 'Run `"/opt/my envs/torch/bin/python" -m pip install torch==2.12.0`.'

@@ -280,7 +280,7 @@ def test_truncated_bundled_library_is_unreadable_not_missing(
     assert f"needs {quadmath.name}; ld.so finds {quadmath} (numpy) first and cannot load it" in f.message
     assert evidence(f, "unreadable file") == [str(quadmath)] and "truncated" in evidence(f, "error")[0]
     assert "libgfortran" in evidence(f, "needed by")[0]
-    assert f.fix.startswith("python -m pip install --force-reinstall --no-deps --no-cache-dir numpy==")
+    assert f.fix.startswith(f"{venv_python(venv)} -m pip install --force-reinstall --no-deps --no-cache-dir numpy==")
     assert findings(snap, "missing-shared-library") == findings(snap, "wrong-architecture") == []
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import tracemalloc
 from pathlib import Path
+from typing import Dict, Iterator, List, Tuple
 
 import pytest
 
@@ -75,3 +76,48 @@ def test_anchors_searched_in_shorter_anchors_windows_find_the_same_hits(monkeypa
     derived = [match.find_hits(t, sigs) for t in texts]
     monkeypatch.setattr(match, "SPARSE", -1)
     assert [match.find_hits(t, sigs) for t in texts] == derived
+
+
+def _log(lines: int) -> str:
+    """A long log: corpus reports among repeated progress lines, as CI logs look."""
+    from dldoctor.explainer.corpus import load_corpus
+
+    corpus = Path(__file__).resolve().parent.parent / "data" / "explain"
+    cases = [c.text.strip("\n") for c in load_corpus(corpus, ("train",))][:40]
+    out: List[str] = []
+    i = 0
+    while len(out) < lines:
+        out.extend(cases[i % len(cases)].split("\n") if i % 250 == 0 else
+                   [f"Epoch {i % 100}/100: step {i} loss={i % 7}.{i % 97} /venv/lib/python3.11/site-packages/x.py"])
+        i += 1
+    return "\n".join(out[:lines]) + "\n"
+
+
+def test_matching_work_grows_linearly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Twice the log costs about twice the work (at most 2.5x), counted, not timed: characters
+    lowered, block vocabularies built, and characters the regexes run over (the anchor
+    windows). Both logs span several chunks, so both lower each chunk per search."""
+    from dldoctor.explainer import match
+
+    counts: Dict[str, int] = {"folded": 0, "windows": 0}
+    real_fold, real_spans = match.fold, match._spans
+
+    def fold(chunk: str) -> str:
+        counts["folded"] += len(chunk)
+        return real_fold(chunk)
+
+    def spans(windows: object) -> Iterator[Tuple[int, int]]:
+        for lo, hi in real_spans(windows):  # type: ignore[arg-type]
+            counts["windows"] += hi - lo
+            yield lo, hi
+
+    monkeypatch.setattr(match, "fold", fold)
+    monkeypatch.setattr(match, "_spans", spans)
+    work = []
+    for lines in (20_000, 40_000):
+        counts.update(folded=0, windows=0)
+        text = _log(lines)
+        prep = match.Prepared(text)
+        match.find_hits(text, load_signatures(), prep)
+        work.append((counts["folded"], counts["windows"], len(prep._vocab)))
+    assert all(small > 0 and big <= 2.5 * small for small, big in zip(*work))

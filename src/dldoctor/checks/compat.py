@@ -18,6 +18,7 @@ from dldoctor.checks import check, finding
 from dldoctor.checks._companions import fitting, index_for, problems, public_version
 from dldoctor.checks._layers import delegated
 from dldoctor.checks._requirements import Unmet, fits, import_name, unmet_requirements
+from dldoctor.checks._util import pip_of
 from dldoctor.conditions.compat import critical_for, numpy2_releases, satellites
 from dldoctor.conditions.native import native_data
 from dldoctor.model import Finding, Severity
@@ -95,8 +96,8 @@ def requirement_conflict(snap: Snapshot) -> Iterator[Finding]:
             "requirement-conflict",
             message,
             evidence,
-            fix=f'python -m pip install "{target}"   (versions that fit: {spec or "any"}); '
-            "then `python -m pip check` must be quiet",
+            fix=f'{pip_of(snap)} install "{target}"   (versions that fit: {spec or "any"}); '
+            f"then `{pip_of(snap)} check` must be quiet",
             snapshot=snap,
             severity=Severity.ERROR if crit else Severity.WARNING,
         )
@@ -131,21 +132,21 @@ def companion_mismatch(snap: Snapshot) -> Iterator[Finding]:
         where = f" --index-url {index}" if index else ""
         if fits:
             evidence.append(("fits", f"{p.dist.name} {fits} (published with {fw.name} {public_version(fw.version)})"))
-            fix = f'python -m pip install "{p.dist.name}=={fits}{label}" "{fw.name}=={fw.version}"{where}'
+            fix = f'{pip_of(snap)} install "{p.dist.name}=={fits}{label}" "{fw.name}=={fw.version}"{where}'
         else:
-            fix = (f'python -m pip install --upgrade "{p.dist.name}" "{fw.name}=={fw.version}"{where}   '
+            fix = (f'{pip_of(snap)} install --upgrade "{p.dist.name}" "{fw.name}=={fw.version}"{where}   '
                    f"(pip picks the newest {p.dist.name} built for {fw.name} {fw.version}; if none exists, "
-                   f"`python -m pip uninstall {p.dist.name}` or install the {fw.name} it requires)")
+                   f"`{pip_of(snap)} uninstall {p.dist.name}` or install the {fw.name} it requires)")
         if index:
             evidence.append(("wheel index", f"{fw.name} {fw.version} comes from {index}: its satellites must too"))
         yield finding("companion-mismatch", message, evidence, fix=fix, snapshot=snap, severity=p.severity)
 
 
-def _numpy_fix(dist: Distribution) -> str:
+def _numpy_fix(snap: Snapshot, dist: Distribution) -> str:
     known = numpy2_releases().get(canonicalize_name(dist.name))
-    upgrade = f'python -m pip install "{dist.name}>={known[0]}"' if known else \
-        f"python -m pip install -U {dist.name}"
-    return f'{upgrade}   (a release built for NumPy 2), or keep NumPy 1: python -m pip install "numpy<2"'
+    pip = pip_of(snap)
+    upgrade = f'{pip} install "{dist.name}>={known[0]}"' if known else f"{pip} install -U {dist.name}"
+    return f'{upgrade}   (a release built for NumPy 2), or keep NumPy 1: {pip} install "numpy<2"'
 
 
 @check("numpy-abi-mismatch")
@@ -188,6 +189,6 @@ def numpy_abi_mismatch(snap: Snapshot) -> Iterator[Finding]:
             f"{what}: {dist.name} {dist.version} was built for NumPy 1.x "
             f"(needs numpy<2), but numpy {numpy.version} is installed",
             evidence,
-            fix=_numpy_fix(dist),
+            fix=_numpy_fix(snap, dist),
             snapshot=snap,
         )

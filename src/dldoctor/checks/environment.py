@@ -9,7 +9,7 @@ from packaging.tags import Tag, compatible_tags, cpython_tags, generic_tags, mac
 from dldoctor.checks import check, finding
 from dldoctor.checks._layers import delegated, is_user_site, tag_python, under_pythonpath
 from dldoctor.checks._layers import ours as our_python
-from dldoctor.checks._util import env_of_interpreter, is_within
+from dldoctor.checks._util import env_of_interpreter, is_within, pip_of
 from dldoctor.model import Finding
 from dldoctor.snapshot.model import Snapshot
 
@@ -147,7 +147,7 @@ def unsupported_python(snap: Snapshot) -> Iterator[Finding]:
             [("wheel tags", built_for), ("interpreter", f"{interp.implementation} {interp.version} "
                                          f"{interp.bits}-bit, {interp.platform_tag}"),
              ("installed at", d.metadata_dir)],
-            fix=f"Reinstall with this interpreter: {interp.executable} -m pip install --force-reinstall "
+            fix=f"Reinstall with this interpreter: {pip_of(snap)} install --force-reinstall "
             f"{d.name}=={d.version}  (or use a Python version {d.name} publishes wheels for).",
             snapshot=snap,
         )

@@ -10,6 +10,7 @@ from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from dldoctor.checks import check, finding
+from dldoctor.checks._util import pip_of
 from dldoctor.conditions.releases import known_bad_releases
 from dldoctor.model import Finding
 from dldoctor.snapshot.model import Snapshot
@@ -38,7 +39,7 @@ def _check_known_bad(snap: Snapshot, releases: Tuple[Dict[str, Any], ...]) -> It
                 continue
             if hit:
                 cmd = f"conda install {name}={rel['good']}" if installer == "conda" \
-                    else f"python -m pip install {name}=={rel['good']}"
+                    else f"{pip_of(snap)} install {name}=={rel['good']}"
                 yield finding(
                     "known-bad-release",
                     f"{name} {version} on {snap.host.os}: {rel['symptom']}",

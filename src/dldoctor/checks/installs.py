@@ -10,7 +10,7 @@ from packaging.utils import canonicalize_name
 
 from dldoctor.checks import check, finding
 from dldoctor.checks._layers import delegated
-from dldoctor.checks._util import is_within, norm
+from dldoctor.checks._util import is_within, norm, pip_of
 from dldoctor.conditions.frameworks import conda_names
 from dldoctor.model import Finding, Severity
 from dldoctor.snapshot.model import Distribution, Snapshot
@@ -56,7 +56,7 @@ def duplicate_install(snap: Snapshot) -> Iterator[Finding]:
                 [("pip copy", d.metadata_dir), ("conda package", hit[0])],
                 # Both wrote the same files: `conda remove` would delete pip's too, so pip's
                 # copy goes first and conda rewrites its own.
-                fix=f"Keep conda's: `{snap.interpreter.executable} -m pip uninstall -y {d.name}`, then "
+                fix=f"Keep conda's: `{pip_of(snap)} uninstall -y {d.name}`, then "
                 f"`conda install --force-reinstall {hit[0]}` (pip's copy overwrote the files conda tracks).",
                 snapshot=snap,
                 severity=Severity.WARNING,
@@ -90,13 +90,13 @@ def _dedupe_fix(snap: Snapshot, imported: Distribution, dists: List[Distribution
     """Two dist-infos in one folder: pip uninstall removes one dist-info and the files of its
     RECORD, which the other one shares, so uninstall twice and install once; copies in other
     folders are removed with the interpreter the folder belongs to."""
-    name, py = imported.name, snap.interpreter.executable
+    name, pip = imported.name, pip_of(snap)
     stale = [d for d in dists if d is not imported]
     if all(norm(snap, d.location) == norm(snap, imported.location) for d in stale):
-        return (f"Run `{py} -m pip uninstall -y {name}` {len(dists)} times (one per dist-info), "
-                f"then `{py} -m pip install --no-deps {name}=={imported.version}`.")
+        return (f"Run `{pip} uninstall -y {name}` {len(dists)} times (one per dist-info), "
+                f"then `{pip} install --no-deps {name}=={imported.version}`.")
     return (f"Keep one copy: remove {', '.join(d.metadata_dir for d in stale)} with the pip of the environment "
-            f"it belongs to, then `{py} -m pip install --force-reinstall --no-deps {name}=={imported.version}`.")
+            f"it belongs to, then `{pip} install --force-reinstall --no-deps {name}=={imported.version}`.")
 
 
 @check("corrupt-install")
@@ -115,7 +115,7 @@ def corrupt_install(snap: Snapshot) -> Iterator[Finding]:
                 "corrupt-install",
                 f"{d.name} {d.version}: {', '.join(parts)} of {rec.files} files in RECORD",
                 [("RECORD", f"{d.metadata_dir}"), *(("file", e) for e in rec.examples)],
-                fix=f"python -m pip install --force-reinstall --no-deps --no-cache-dir {d.name}=={d.version}",
+                fix=f"{pip_of(snap)} install --force-reinstall --no-deps --no-cache-dir {d.name}=={d.version}",
                 snapshot=snap,
             )
         elif d.problem and d.problem != "RECORD missing":

@@ -26,6 +26,7 @@ from dldoctor.checks._native_graph import (
     is_extension,
     load_name,
 )
+from dldoctor.checks._util import pip_of
 from dldoctor.conditions.native import native_data
 from dldoctor.conditions.openmp import openmp_runtime
 from dldoctor.loader.graph import NOT_FOUND, UNREADABLE, WRONG_ARCHITECTURE
@@ -186,7 +187,7 @@ def _reinstall(snap: Snapshot, dist: Optional[str]) -> str:
     d = next((d for d in snap.distributions if dist and d.name == dist), None)
     if d is None:
         return ""
-    return f"python -m pip install --force-reinstall --no-deps --no-cache-dir {d.name}=={d.version}"
+    return f"{pip_of(snap)} install --force-reinstall --no-deps --no-cache-dir {d.name}=={d.version}"
 
 
 @check("corrupt-install")

@@ -20,7 +20,8 @@ import heapq
 import re
 from array import array
 from dataclasses import dataclass
-from typing import Dict, Iterable, Iterator, List, Tuple
+from functools import lru_cache
+from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
 from dldoctor.explainer.signatures import Signature, SignatureSet
 
@@ -75,9 +76,76 @@ def _add(spans: array[int], lo: int, hi: int) -> None:
 
 #: a base anchor with at most this many windows lends them to the anchors that contain it
 SPARSE = 64
+OVERLAP = 4096  # chars folded past each chunk's end: more than any anchor or name is long
+BLOCK = 1 << 15  # chars of one vocabulary (CHUNK is a multiple of it)
+WORD_OVERLAP = 256  # chars past a block's end its vocabulary covers; longer anchors are not ruled out
+_DIGITS = bytes.maketrans(b"123456789", b"000000000")
 
 
-def anchor_windows(text: str, reach: Dict[str, int]) -> Dict[str, array[int]]:
+@lru_cache(maxsize=4096)
+def _pieces(anchor: str) -> Optional[Tuple[bytes, ...]]:
+    """What the vocabulary of a block must hold where ``anchor`` occurs: its blank-free runs
+    in UTF-8, digits read as 0; None for an anchor too long for a vocabulary to rule out."""
+    if len(anchor) > WORD_OVERLAP:
+        return None
+    return tuple(anchor.encode("utf-8", "surrogatepass").translate(_DIGITS).split())
+
+
+class Prepared:
+    """One text, with what every anchor search over it shares: the lowered chunk of a text
+    that fits one chunk (so the signatures, the fallbacks and the release table lower it
+    once), and the vocabulary of each block of it.
+
+    Each anchor costs a C-level pass over the text, and most of hundreds of anchors occur
+    nowhere in a given log, or in one place of it. The vocabulary of a block (its distinct
+    blank-separated words, digits read as 0: a log repeats its words) is a few percent of the
+    block, so asking it first whether an anchor can occur there skips the passes over blocks
+    that cannot hold it. It only ever rules an anchor out, never in: an occurrence's blank-free
+    runs lie inside words of the block."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._low: Tuple[int, str] = (-1, "")
+        self._vocab: Dict[int, Optional[bytes]] = {}
+
+    def folded(self, c0: int) -> str:
+        """The text from ``c0`` (a chunk's start) to CHUNK + OVERLAP characters further,
+        lowered by :func:`fold`; the last chunk lowered is kept, so a text of one chunk is
+        lowered once."""
+        if self._low[0] != c0:
+            self._low = (c0, fold(self.text[c0 : c0 + CHUNK + OVERLAP]))
+        return self._low[1]
+
+    def vocabulary(self, b0: int) -> Optional[bytes]:
+        """The distinct words of the block at ``b0`` (and WORD_OVERLAP characters past it), or
+        None when they are not much shorter than the block (random bytes): then asking them
+        would cost what it saves."""
+        if b0 not in self._vocab:
+            c0 = b0 - b0 % CHUNK
+            low = self.folded(c0)[b0 - c0 : b0 - c0 + BLOCK + WORD_OVERLAP]
+            raw = low.encode("utf-8", "surrogatepass").translate(_DIGITS)
+            words = b"\n".join(set(raw.split()))
+            self._vocab[b0] = words if len(words) * 4 < len(raw) else None
+        return self._vocab[b0]
+
+    def may_hold(self, anchor: str, b0: int) -> bool:
+        """False only when no occurrence of ``anchor`` starts in the block at ``b0``."""
+        pieces = _pieces(anchor)
+        if pieces is None:
+            return True
+        vocab = self.vocabulary(b0)
+        return vocab is None or all(p in vocab for p in pieces)
+
+
+@lru_cache(maxsize=16)
+def _plan(reach: Tuple[Tuple[str, int], ...]) -> Tuple[Dict[str, int], Dict[str, Tuple[str, ...]]]:
+    """(bases: anchors that hold no other anchor, each with its width; anchor -> the bases it
+    holds, for the others), worked out once per set of anchors, not once per text."""
+    bases = {a: max(r, len(a)) for a, r in reach if not any(b != a and b in a for b, _ in reach)}
+    return bases, {a: tuple(b for b in bases if b in a) for a, _ in reach if a not in bases}
+
+
+def anchor_windows(text: str, reach: Dict[str, int], prep: Optional[Prepared] = None) -> Dict[str, array[int]]:
     """anchor -> merged windows ``[start, end)`` holding every match that contains one of its
     occurrences, for a pattern that matches at most ``reach[anchor]`` characters.
 
@@ -85,13 +153,13 @@ def anchor_windows(text: str, reach: Dict[str, int]) -> Dict[str, array[int]]:
     inside the windows of the shorter one when those are few: every occurrence of the longer
     holds an occurrence of the shorter, so it lies in one of its windows. Each anchor costs a
     pass over the text otherwise, and there are hundreds."""
-    bases = {a: r for a, r in reach.items() if not any(b != a and b in a for b in reach)}
-    out = _scan(text, {a: max(r, len(a)) for a, r in bases.items()})
+    prep = prep if prep is not None and prep.text is text else Prepared(text)
+    bases, holds = _plan(tuple(reach.items()))
+    out = _scan(prep, bases)
     longer: Dict[str, int] = {}
-    for anchor, width in reach.items():
-        if anchor in bases:
-            continue
-        base = min((b for b in bases if b in anchor), key=lambda b: len(out[b]))
+    for anchor, base_list in holds.items():
+        width = reach[anchor]
+        base = min(base_list, key=lambda b: len(out[b]))
         if len(out[base]) > 2 * SPARSE:
             longer[anchor] = width
             continue
@@ -106,33 +174,42 @@ def anchor_windows(text: str, reach: Dict[str, int]) -> Dict[str, array[int]]:
                 at = low.find(anchor, at + 1)
         out[anchor] = spans
     if longer:
-        out.update(_scan(text, longer))
+        out.update(_scan(prep, longer))
     return out
 
 
-def _scan(text: str, reach: Dict[str, int]) -> Dict[str, array[int]]:
-    """anchor -> windows, one C-level search per anchor over the text lowered a chunk at a time."""
+def _scan(prep: Prepared, reach: Dict[str, int]) -> Dict[str, array[int]]:
+    """anchor -> windows, one C-level search per anchor over the text lowered a chunk at a
+    time, block by block, skipping the blocks whose vocabulary rules the anchor out."""
+    text = prep.text
     longest = max((len(a) for a in reach), default=1)
     out = {a: array("q") for a in reach}
+    plan = [(a, w, max(1, w // 2), _pieces(a), out[a]) for a, w in reach.items()]
     resume = dict.fromkeys(reach, 0)  # where each anchor's search goes on
     n = len(text)
     for c0 in range(0, n, CHUNK):
         c1 = min(n, c0 + CHUNK)
-        low = fold(text[c0 : c1 + longest - 1])
-        for anchor, width in reach.items():
-            jump = max(1, width // 2)
-            spans = out[anchor]
-            pos = max(resume[anchor], c0)
-            while pos < c1:
-                at = low.find(anchor, pos - c0, c1 - c0 + len(anchor) - 1)
-                if at < 0:
-                    pos = c1
-                    break
-                hit = c0 + at
-                # occurrences in (hit, hit + jump) are skipped: the window covers them too
-                _add(spans, max(0, hit + len(anchor) - width - MARGIN), min(n, hit + jump + width + MARGIN))
-                pos = hit + jump
-            resume[anchor] = pos
+        low = prep.folded(c0) if longest <= OVERLAP + 1 else fold(text[c0 : c1 + longest - 1])
+        for b0 in range(c0, c1, BLOCK):
+            b1 = min(c1, b0 + BLOCK)
+            vocab = prep.vocabulary(b0)
+            for anchor, width, jump, pieces, spans in plan:
+                pos = resume[anchor]
+                if pos >= b1:
+                    continue
+                if vocab is not None and pieces and (pieces[0] not in vocab or not all(p in vocab for p in pieces[1:])):
+                    continue  # no occurrence starts in this block
+                end = b1 - c0 + len(anchor) - 1  # occurrences that start before b1
+                at = low.find(anchor, max(pos, b0) - c0, end)
+                while at >= 0:
+                    hit = c0 + at
+                    # occurrences in (hit, hit + jump) are skipped: the window covers them too
+                    _add(spans, max(0, hit + len(anchor) - width - MARGIN), min(n, hit + jump + width + MARGIN))
+                    pos = hit + jump
+                    if pos >= b1:
+                        break
+                    at = low.find(anchor, pos - c0, end)
+                resume[anchor] = pos
     return out
 
 
@@ -197,13 +274,14 @@ def _lines_of(text: str, start: int, end: int) -> str:
     return "\n".join(ln[:MAX_LINE_CHARS] for ln in lines)
 
 
-def find_hits(text: str, sigs: SignatureSet) -> Dict[str, List[Hit]]:
-    """Every signature that matches ``text``, after ``unless`` suppression."""
+def find_hits(text: str, sigs: SignatureSet, prep: Optional[Prepared] = None) -> Dict[str, List[Hit]]:
+    """Every signature that matches ``text``, after ``unless`` suppression (``prep``: the
+    text's :class:`Prepared`, when other searches of the same text share it)."""
     reach: Dict[str, int] = {}
     for sig in sigs.signatures:
         for anchor in sig.anchors:
             reach[anchor] = max(reach.get(anchor, 0), sig.reach)
-    windows = anchor_windows(text, reach)
+    windows = anchor_windows(text, reach, prep)
     matched = {sig.id: _matches(sig, text, windows) for sig in sigs.signatures}
     # line numbers: one pass over the text for all hits, in text order
     line_of: Dict[int, int] = {}
@@ -231,10 +309,11 @@ FALLBACK_BELOW = 0.3
 def match_text(text: str, sigs: SignatureSet) -> Tuple[Candidate, ...]:
     """Rank the causes the text points at. Weights of different signatures that point at
     one cause combine as a noisy-or (independent clues), so two clues beat one."""
-    cands = _combine(text, sigs, find_hits(text, sigs), release=True)
+    prep = Prepared(text)
+    cands = _combine(prep, sigs, find_hits(text, sigs, prep), release=True)
     if sigs.fallbacks and (not cands or cands[0].confidence < FALLBACK_BELOW):
         shape = SignatureSet(sigs.fallbacks, ())
-        generic = _combine(text, shape, find_hits(text, shape), release=False)
+        generic = _combine(prep, shape, find_hits(text, shape, prep), release=False)
         if generic:
             return _merge(cands, generic)
     return cands
@@ -258,7 +337,7 @@ def is_fallback(cand: Candidate) -> bool:
     return all(h.signature.startswith("shape-") for h in cand.hits)
 
 
-def _combine(text: str, sigs: SignatureSet, hits: Dict[str, List[Hit]], release: bool) -> Tuple[Candidate, ...]:
+def _combine(prep: Prepared, sigs: SignatureSet, hits: Dict[str, List[Hit]], release: bool) -> Tuple[Candidate, ...]:
     by_id = {s.id: s for s in sigs.signatures}
     miss: Dict[str, float] = {}
     slug_hits: Dict[str, List[Hit]] = {}
@@ -271,7 +350,7 @@ def _combine(text: str, sigs: SignatureSet, hits: Dict[str, List[Hit]], release:
     from dldoctor.explainer.platform import text_platform
     from dldoctor.explainer.releases import SLUG, release_hits
 
-    for hit, weight in release_hits(text, text_platform(text)) if release else ():
+    for hit, weight in release_hits(prep.text, text_platform(prep.text), prep) if release else ():
         miss[SLUG] = miss.get(SLUG, 1.0) * (1.0 - weight)
         slug_hits.setdefault(SLUG, []).append(hit)
     cands = [

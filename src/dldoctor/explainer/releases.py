@@ -21,7 +21,7 @@ from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 from dldoctor.conditions.releases import known_bad_releases
-from dldoctor.explainer.match import CHUNK, Hit, anchor_windows, fold
+from dldoctor.explainer.match import BLOCK, CHUNK, Hit, Prepared, anchor_windows, fold
 
 SLUG = "known-bad-release"
 BOTH = 0.85  # the text names the release and its mark
@@ -44,7 +44,7 @@ FAILURE = re.compile(r"Error\b|Traceback|DLL load failed|undefined symbol|cannot
                      re.IGNORECASE)
 
 
-def mentioned_versions(text: str) -> Dict[str, Set[str]]:
+def mentioned_versions(text: str, prep: Optional[Prepared] = None) -> Dict[str, Set[str]]:
     """distribution -> versions the text names for it ("torch==2.3.0", "PyTorch version: 2.3.0",
     "torch 2.4.0" in `pip list`, "upgrading torch from 2.2.2 to 2.3.0").
 
@@ -54,8 +54,11 @@ def mentioned_versions(text: str) -> Dict[str, Set[str]]:
     n = len(text)
     for c0 in range(0, n, CHUNK):
         c1 = min(n, c0 + CHUNK)
-        low = fold(text[c0 : c1 + NAME_REACH])
+        shared = prep is not None and prep.text is text
+        low = prep.folded(c0) if prep is not None and shared else fold(text[c0 : c1 + NAME_REACH])
         for name, dist in ALIASES.items():
+            if prep is not None and shared and not any(prep.may_hold(name, b) for b in range(c0, c1, BLOCK)):
+                continue  # every block's vocabulary rules the name out: no pass over the chunk
             at = low.find(name, 0, c1 - c0)
             while at >= 0:
                 pos = c0 + at
@@ -102,21 +105,23 @@ def _contains(spec: str, versions: Iterable[str]) -> Optional[bool]:
     return False if seen else None
 
 
-def _marks_seen(text: str, entries: Tuple[Mapping[str, Any], ...]) -> Set[str]:
+def _marks_seen(text: str, entries: Tuple[Mapping[str, Any], ...], prep: Optional[Prepared]) -> Set[str]:
     marks = {m: len(m) for e in entries for m in e["marks"]}
-    return {m for m, spans in anchor_windows(text, marks).items() if len(spans)}
+    return {m for m, spans in anchor_windows(text, marks, prep).items() if len(spans)}
 
 
 def release_matches(
-    text: str, platform: Optional[str], versions: Optional[Mapping[str, Set[str]]] = None
+    text: str, platform: Optional[str], versions: Optional[Mapping[str, Set[str]]] = None,
+    prep: Optional[Prepared] = None,
 ) -> List[Tuple[Mapping[str, Any], float, str]]:
     """(entry, weight, what the text showed) for every release-table entry the text points at.
 
     ``platform`` is the OS the text comes from (None: unknown, every platform counts);
-    ``versions`` the versions known for each distribution (the text's, by default)."""
+    ``versions`` the versions known for each distribution (the text's, by default); ``prep``
+    the text's :class:`~dldoctor.explainer.match.Prepared` when matching shares it."""
     entries = known_bad_releases()
-    versions = mentioned_versions(text) if versions is None else versions
-    marks = _marks_seen(text, entries)
+    versions = mentioned_versions(text, prep) if versions is None else versions
+    marks = _marks_seen(text, entries, prep)
     failed = FAILURE.search(text) is not None
     out: List[Tuple[Mapping[str, Any], float, str]] = []
     for entry in entries:
@@ -136,11 +141,11 @@ def release_matches(
     return out
 
 
-def release_hits(text: str, platform: Optional[str]) -> List[Tuple[Hit, float]]:
+def release_hits(text: str, platform: Optional[str], prep: Optional[Prepared] = None) -> List[Tuple[Hit, float]]:
     """The release-table matches as hits of a ``known-bad-release`` candidate: the line that
     names the mark or the release, and the table's entry (symptom, fixed release, source)."""
     out: List[Tuple[Hit, float]] = []
-    for entry, weight, shown in release_matches(text, platform):
+    for entry, weight, shown in release_matches(text, platform, prep=prep):
         where = re.search(re.escape(shown.split(" and ")[-1]) if weight not in (BOTH, RELEASE) or " and " in shown
                           else re.escape(entry["dist"]), text, re.IGNORECASE)
         line = text.count("\n", 0, where.start()) + 1 if where else 1
