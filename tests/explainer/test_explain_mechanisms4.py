@@ -98,3 +98,33 @@ def test_the_machine_release_is_a_candidate_when_the_text_fails_to_load() -> Non
     assert "known-bad-release" not in _ranked(DLL_FAILED, os="linux", torch_version="1.3.0")
     oom = "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB"
     assert "known-bad-release" not in _ranked(oom, os="windows", torch_version="1.3.0")
+
+
+def test_the_english_words_of_error_1114_are_a_dll_initialisation_failure() -> None:
+    # Windows' English text is "A dynamic link library (DLL) initialization routine failed",
+    # not only "DLL initialization routine failed"
+    text = ("ImportError: DLL load failed while importing _native: A dynamic link library (DLL) "
+            "initialization routine failed.")
+    assert _ranked(text)[0] == "missing-vc-runtime"
+    assert "known-bad-release" in _ranked(text)[:3]
+
+
+ONNX_1114 = ('  File "C:\\env\\lib\\site-packages\\onnx\\__init__.py", line 77, in <module>\n'
+             "ImportError: DLL load failed while importing onnx_cpp2py_export: A dynamic link library (DLL) "
+             "initialization routine failed.")
+
+
+def test_onnx_native_module_failing_on_windows_is_the_listed_release() -> None:
+    assert _ranked(ONNX_1114)[0] == "known-bad-release"
+    # the text names another onnx release: the regression is not claimed
+    assert _ranked(ONNX_1114 + "\nonnx==1.15.0")[0] != "known-bad-release"
+
+
+def test_a_listed_machine_release_outweighs_a_weak_textual_lead() -> None:
+    # "Error loading ... or one of its dependencies" barely points at a release (its weight is
+    # small); the machine's torch 2.4.0 on Windows, listed for this very failure, decides
+    text = ('OSError: Error loading "C:\\v\\Lib\\site-packages\\torch\\lib\\cudnn_ops64_9.dll" '
+            "or one of its dependencies.")
+    assert _ranked(text)[0] != "known-bad-release"
+    assert _ranked(text, os="windows", torch_version="2.4.0")[0] == "known-bad-release"
+    assert _ranked(text, os="windows", torch_version="2.5.1")[0] != "known-bad-release"

@@ -29,7 +29,8 @@ RELEASE = 0.6  # the release, in a text that shows a failure
 MARK = 0.3  # the mark only (the text does not say which release), unless the entry says
 NAME_REACH = 120  # the longest "torch version: 2.3.0" / "upgrading torch from 2.2 to 2.3.0"
 #: names a text uses for a distribution -> the distribution
-ALIASES = {"pytorch": "torch", "torch": "torch", "onnxruntime": "onnxruntime", "numpy": "numpy", "mkl": "mkl",
+ALIASES = {"pytorch": "torch", "torch": "torch", "onnxruntime": "onnxruntime", "onnx": "onnx", "numpy": "numpy",
+           "mkl": "mkl",
            "paddlepaddle": "paddlepaddle", "tensorflow": "tensorflow"}
 _VERSION = r"v?(?P<version>\d{1,4}(?:\.\d{1,4}){1,3})(?!\d)"
 #: what follows a distribution's name when it gives the release: "==2.3.0" (or pip's "==="
