@@ -128,3 +128,29 @@ def test_a_listed_machine_release_outweighs_a_weak_textual_lead() -> None:
     assert _ranked(text)[0] != "known-bad-release"
     assert _ranked(text, os="windows", torch_version="2.4.0")[0] == "known-bad-release"
     assert _ranked(text, os="windows", torch_version="2.5.1")[0] != "known-bad-release"
+
+
+@pytest.mark.parametrize("text, among", [
+    # a title or one sentence that says an import failed, with no traceback: the generic causes
+    # of a failed import, with low confidence and what to run to tell them apart
+    ("import tensorflow fails on my laptop since yesterday", "interpreter-mismatch"),
+    ("Erro ao importar numpy no meu projeto", "interpreter-mismatch"),
+    ("I can't install pytorch on this machine, pip stops with a red message", "unsupported-python"),
+    ("Error running pip: install --upgrade torch==2.1.0+cu121 --index-url", "unsupported-python"),
+    # torch's native core failed at its call site, and nothing says why
+    ('  File "C:\\py\\lib\\site-packages\\torch\\__init__.py", line 80, in <module>\n    from torch._C import *',
+     "missing-vc-runtime"),
+])
+def test_a_failure_told_in_words_gets_an_honest_low_answer(text: str, among: str) -> None:
+    report = diagnose_text(text)
+    assert report.shown and report.shown[0].slug == among and report.shown[0].confidence < 0.3
+    assert any("no rule fits this text well" in n for n in report.notes)
+
+
+@pytest.mark.parametrize("text", [
+    "import torch works without errors now, thanks",
+    "I was able to install torch and tensorflow in the same environment",
+    "The installer could not be simpler: pip install tensorflow and it works",
+])
+def test_words_of_success_get_no_answer(text: str) -> None:
+    assert _ranked(text) == []
