@@ -16,9 +16,10 @@ from collections import OrderedDict
 from typing import Iterator, List, Optional, Tuple, Union
 
 from dldoctor.errors import DldoctorError
-from dldoctor.inputs import InputError, loads_bounded, read_capped
+from dldoctor.inputs import InputError, check_values, loads_bounded, read_capped
 from dldoctor.snapshot.collect import unredact_home
 from dldoctor.snapshot.model import Snapshot
+from dldoctor.snapshot.rawhome import loads_restored
 
 SUFFIX = ".json"
 MAX_FILES = 100_000
@@ -28,10 +29,11 @@ Loaded = Tuple[str, Union[Snapshot, str], str]  # (machine name, its snapshot or
 REMEMBERED = 16  # distinct contents kept to share: a fleet has a few variants, not thousands
 
 
-def snapshot_from_data(data: object) -> Snapshot:
-    """A Snapshot from parsed JSON (home placeholder restored); ValueError if it is none."""
+def snapshot_from_data(data: object, restored: bool = False) -> Snapshot:
+    """A Snapshot from parsed JSON (home placeholder restored here unless ``restored``);
+    ValueError if it is none."""
     try:
-        if isinstance(data, dict):
+        if isinstance(data, dict) and not restored:
             data = unredact_home(data)
         return Snapshot.from_dict(data)  # type: ignore[arg-type]
     except RecursionError:
@@ -75,7 +77,10 @@ def load_one(path: str, seen: Optional[OrderedDict[str, Union[Snapshot, str]]] =
         seen.move_to_end(key)
         return seen[key], key
     try:
-        result: Union[Snapshot, str] = snapshot_from_data(loads_bounded(raw, path, "not JSON"))
+        check_values(raw, path)
+        data = loads_restored(raw)  # the usual file: ~ restored on the text, one C parse
+        result: Union[Snapshot, str] = (snapshot_from_data(data, restored=True) if data is not None
+                                        else snapshot_from_data(loads_bounded(raw, path, "not JSON")))
     except InputError as exc:
         result = exc.reason
     except ValueError as exc:
