@@ -98,6 +98,14 @@ def _compile(tp: Any) -> Convert:
 
 
 def _union(options: List[Convert], nullable: bool) -> Convert:
+    exact = _EXACT.get(options[0]) if nullable and len(options) == 1 else None
+    if exact is not None:  # Optional[str]: one call, not two
+        def optional(value: Any) -> Any:
+            if value is None or type(value) is exact:
+                return value
+            raise _Mismatch(f"expected {exact.__name__}, got {type(value).__name__}")
+        return optional
+
     def convert(value: Any) -> Any:
         if value is None and nullable:
             return None
@@ -115,6 +123,7 @@ def _dataclass(cls: type) -> Convert:
     hints = _hints(cls)
     fields = [(f.name, _converter(hints[f.name]), f.default is dataclasses.MISSING
                and f.default_factory is dataclasses.MISSING) for f in dataclasses.fields(cls)]
+    exact = {name: _EXACT[conv] for name, conv, _ in fields if conv in _EXACT}
 
     def convert(value: Any) -> Any:
         if type(value) is not dict and not isinstance(value, Mapping):  # the ABC check is slow
@@ -122,8 +131,12 @@ def _dataclass(cls: type) -> Convert:
         kwargs = {}
         for name, conv, required in fields:
             if name in value:
+                got = value[name]
+                if type(got) is exact.get(name):  # a str field holding a str: no call
+                    kwargs[name] = got
+                    continue
                 try:
-                    kwargs[name] = conv(value[name])
+                    kwargs[name] = conv(got)
                 except _Mismatch as exc:
                     exc.parts.append(f".{name}")
                     raise
