@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Tuple
 
 from dldoctor.snapshot.collect import PLACEHOLDER_HOME
 
@@ -23,9 +23,7 @@ from dldoctor.snapshot.collect import PLACEHOLDER_HOME
 # Both start with the literal ~, which the regex engine finds by a fast scan (a pattern that
 # starts with a look-behind is tried at every character: 10 ms for a 250 KB file).
 _RAW_TILDE = re.compile(r'~(?<![\w./\\~-]~)(?="|/|\\\\|\\/)')
-_UNSURE = re.compile(r'~(?:(?<=\\[bfnrt]~)|(?=\\[bfnrt]))')
-_U_ESCAPE = re.compile(r'(?:^|[^\\])(?:\\\\)*\\u')  # a \uXXXX escape (an odd run of backslashes)
-_WINDOWS = re.compile(r'"os"\s*:\s*"windows"')
+_UNSURE = re.compile(r'~(?:(?<=\\[bfnrt]~)|(?=\\[bfnrt])|(?=home~))')  # or the placeholder itself
 _ENCODED = {kind: json.dumps(home)[1:-1] for kind, home in PLACEHOLDER_HOME.items()}
 
 
@@ -37,25 +35,49 @@ def loads_restored(raw: bytes) -> Optional[Dict[str, Any]]:
         text = raw.decode(json.detect_encoding(raw), "surrogatepass")  # as json.loads(bytes) does
     except (UnicodeDecodeError, LookupError):
         return None
-    if ("\\u" in text and _U_ESCAPE.search(text)) or "~home~" in text or _UNSURE.search(text):
+    if _has_u_escape(text) or _UNSURE.search(text):
         return None
-    kind = "windows" if _WINDOWS.search(text) else "other"
-    encoded = _ENCODED[kind]
-    try:
-        restored, count = _RAW_TILDE.subn(lambda _: encoded, text)
-        data = json.loads(restored)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(data, dict):
+    data, count = _parse(text, "other")
+    if data is None:
         return None
     if not count:  # no string holds a ~ the walk would replace: its result is the parse
         return data
     raw_host = data.get("host")
     host: Dict[str, Any] = raw_host if isinstance(raw_host, dict) else {}
+    if host.get("os") == "windows":  # the os has no ~: the same in both parses
+        data, count = _parse(text, "windows")
+        if data is None:
+            return None
+        raw_host = data.get("host")
+        host = raw_host if isinstance(raw_host, dict) else {}
     # The home read back is the placeholder only where it was "~" ("~home~" is not in the
     # text), or absent; either way unredact_home would have walked, with this placeholder.
-    if host.get("home") not in (PLACEHOLDER_HOME[kind], None):
-        return None
-    if ("windows" if host.get("os") == "windows" else "other") != kind:
+    if host.get("home") not in (PLACEHOLDER_HOME["windows" if host.get("os") == "windows" else "other"], None):
         return None
     return data
+
+
+def _parse(text: str, kind: str) -> Tuple[Optional[Dict[str, Any]], int]:
+    """The object ``text`` holds with ~ restored to ``kind``'s placeholder, and how many
+    were; None for text that does not parse or is no object."""
+    encoded = _ENCODED[kind]
+    restored, count = _RAW_TILDE.subn(lambda _: encoded, text)
+    try:
+        data = json.loads(restored)
+    except (ValueError, RecursionError):
+        return None, count
+    return (data if isinstance(data, dict) else None), count
+
+
+def _has_u_escape(text: str) -> bool:
+    """Whether ``text`` holds a \\uXXXX escape: a backslash-u whose run of backslashes is
+    odd (``\\\\u`` is an escaped backslash, then u)."""
+    at = text.find("\\u")
+    while at >= 0:
+        start = at
+        while start and text[start - 1] == "\\":
+            start -= 1
+        if (at - start) % 2 == 0:
+            return True
+        at = text.find("\\u", at + 2)
+    return False
