@@ -9,21 +9,28 @@ hard links to them, to spare the disk; each is still read and judged). A second 
 file its own working folder (content differs, relevant facts do not): nothing can be shared
 between files, the worst case for the reader.
 
-Usage: python bench/bench_fleet.py [VENV]   target: 1,000 machines < 2 s and < 500 MB.
-Each point runs in a fresh process (peak RSS is per process, and the page cache is warm).
+Each point also times a peer in the same run: a fresh process that only parses every file
+with ``json.load`` (no checks, no grouping), the floor any reader of these files pays; the
+ratio dldoctor/json.load is what to compare across machines and runs.
+
+Usage: python bench/bench_fleet.py [VENV] [--repeat N]   target: 1,000 machines < 2 s and
+< 500 MB. Each point runs in a fresh process (peak RSS is per process, and the page cache is
+warm); with --repeat N each point runs N times and the medians are shown.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Dict, List, Tuple
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZES = (10, 100, 1_000, 10_000)
@@ -80,15 +87,41 @@ print(time.perf_counter() - t, peak, len(report.groups), report.summary[:90])
 """
 
 
-def point(folder: Path) -> str:
-    out = subprocess.run([sys.executable, "-c", CHILD, str(folder)], capture_output=True, text=True, check=True)
-    secs, rss, groups, summary = out.stdout.split(" ", 3)
-    return f"{float(secs):8.2f} s {int(rss) / 1024:8.0f} MB {int(groups):4d} groups  {summary.strip()}"
+PEER = """
+import json, os, sys, time
+t = time.perf_counter()
+for name in sorted(os.listdir(sys.argv[1])):
+    with open(os.path.join(sys.argv[1], name), "rb") as fh:
+        json.load(fh)
+print(time.perf_counter() - t)
+"""
+
+
+def child(code: str, folder: Path) -> str:
+    return subprocess.run([sys.executable, "-c", code, str(folder)], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def point(folder: Path, repeat: int) -> str:
+    runs: List[Tuple[float, int, str, str]] = []
+    peers: List[float] = []
+    for _ in range(repeat):
+        secs, rss, groups, summary = child(CHILD, folder).split(" ", 3)
+        runs.append((float(secs), int(rss), groups, summary.strip()))
+        peers.append(float(child(PEER, folder)))
+    secs, peer = statistics.median(r[0] for r in runs), statistics.median(peers)
+    rss = statistics.median(r[1] for r in runs)
+    return (f"{secs:8.2f} s {rss / 1024:6.0f} MB {int(runs[0][2]):4d} groups; json.load alone {peer:6.2f} s, "
+            f"ratio {secs / peer:5.1f}x  {runs[0][3]}")
 
 
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("venv", nargs="?", help="the environment to snapshot (default: the tests' torch venv)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per point; medians are shown")
+    args = parser.parse_args()
     venvs = sorted((ROOT / ".cache" / "venvs").glob("torch-*"))
-    target = sys.argv[1] if len(sys.argv) > 1 else (str(venvs[0]) if venvs else sys.executable)
+    target = args.venv or (str(venvs[0]) if venvs else sys.executable)
     with tempfile.TemporaryDirectory(prefix="bench-fleet-") as tmp:
         snap = Path(tmp, "base.json")
         subprocess.run([sys.executable, "-m", "dldoctor", "snapshot", "--python", target, "-o", str(snap)], check=True)
@@ -103,7 +136,7 @@ def main() -> int:
                 t = time.perf_counter()
                 write_fleet(base, n, folder, distinct)
                 made = time.perf_counter() - t
-                print(f"{n:6d} machines {point(folder)}   (writing the files: {made:.1f} s)", flush=True)
+                print(f"{n:6d} machines {point(folder, args.repeat)}   (writing the files: {made:.1f} s)", flush=True)
                 for p in folder.iterdir():
                     p.unlink()
     print(f"\nbench process peak RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB "

@@ -230,14 +230,20 @@ def read_json(name: str, label: Optional[str] = None, invalid: str = "not valid 
     return loads_bounded(got.data, label, invalid, max_values)
 
 
-def loads_bounded(data: bytes, label: str, invalid: str = "not valid JSON", max_values: int = MAX_JSON_VALUES) -> Any:
-    """Parse JSON bytes already read (bounded) when their number of values is bounded too."""
-    import json
-
+def check_values(data: bytes, label: str, max_values: int = MAX_JSON_VALUES) -> None:
+    """Raise :class:`InputError` when JSON bytes hold more than ``max_values`` values (a
+    parsed value costs tens of bytes of memory: a small file of ``[0,0,...]`` is large)."""
     # Every JSON value but the first of a container follows a comma; containers open once.
     values = data.count(b",") + data.count(b"[") + data.count(b"{") + 1
     if values > max_values:
         raise InputError(label, f"more than {max_values:,} JSON values; not read")
+
+
+def loads_bounded(data: bytes, label: str, invalid: str = "not valid JSON", max_values: int = MAX_JSON_VALUES) -> Any:
+    """Parse JSON bytes already read (bounded) when their number of values is bounded too."""
+    import json
+
+    check_values(data, label, max_values)
     try:
         return json.loads(data)  # bytes: no decoded copy of the whole text
     except UnicodeDecodeError as exc:

@@ -127,15 +127,21 @@ _GRAPH_MEMO: OrderedDict[Hashable, List[Tuple[Key, str]]] = OrderedDict()
 _MEMO_SIZE = 16
 
 
+def _info_key(info: Optional[Dict[str, object]]) -> Tuple[Tuple[str, str], ...]:
+    """A library's header facts but its path, as sorted (name, str(value)) pairs (built in C:
+    a fleet builds this for every library of every machine)."""
+    rest = dict(info or {})
+    rest.pop("path", None)
+    return tuple(sorted(zip(rest, map(str, rest.values()))))
+
+
 def graph_inputs(snap: Snapshot, norm: Normaliser) -> Hashable:
     """Everything the loader model's choice of files depends on, cheap to build and compare:
     machines whose snapshots differ elsewhere (a working folder, a variable) but agree on this
     share one run of the model."""
     loader = snap.loader
     assert loader is not None
-    libs = tuple(
-        (x.path, x.error, tuple(sorted((k, str(v)) for k, v in (x.info or {}).items() if k != "path")))
-        for x in (*snap.libraries, *loader.outside))
+    libs = tuple((x.path, x.error, _info_key(x.info)) for x in (*snap.libraries, *loader.outside))
     search = tuple((e.var, e.path) for e in snap.search_path)
     # The working folder matters only to a relative search folder (ld.so resolves it from there).
     folders = [e.path for e in snap.search_path]
