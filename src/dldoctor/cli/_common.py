@@ -129,6 +129,16 @@ def _write_into(path: str, data: bytes, fifo: bool) -> None:
         fh.write(data)
 
 
+# C0 controls and DEL (tab kept): a file name may hold a newline, and a line must stay one line.
+_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x09), *range(0x0A, 0x20), 0x7F)}
+_CONTROLS.update({0x0A: "\\n", 0x0D: "\\r"})
+
+
+def stderr_line(text: str) -> None:
+    """One line on stderr: redacted, control characters escaped, encodable by stderr."""
+    _write(sys.stderr, redact_output(text).translate(_CONTROLS) + "\n")
+
+
 def error_line(message: str) -> None:
     """The one line of an exit-2 error on stderr, redacted like every other output."""
-    _write(sys.stderr, f"dldoctor: {redact_output(message)}\n")
+    stderr_line(f"dldoctor: {message}")
