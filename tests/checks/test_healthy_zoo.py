@@ -33,7 +33,17 @@ STACKS: Dict[str, Tuple[Tuple[str, ...], Tuple[str, ...]]] = {
     # torch + an extension built here with torch.utils.cpp_extension (no RPATH to torch/lib:
     # libc10.so is found because `import torch` loaded it first).
     "torch-cpp-ext": (("torch==2.13.0", "setuptools", "numpy", "tinyop"), ()),
+    "py38-scientific": (("numpy", "scipy", "pandas"), ()),
+    "py313-scientific": (("numpy", "scipy", "pandas"), ()),
+    # paddle imports setuptools at import time and does not declare it (`dldoctor check` says
+    # import-failed without it: a true finding, so the healthy stack installs it).
+    "paddle": (("paddlepaddle", "setuptools"), ()),
+    "tensorflow": (("tensorflow-cpu",), ()),
+    "jax": (("jax[cpu]",), ()),
+    "transformers": (("torch==2.13.0", "transformers", "tokenizers", "safetensors", "accelerate"), ()),
 }
+# Stacks on another interpreter than pyenv's 3.11 (the oldest and newest supported Pythons).
+PYTHON_OF = {"py38-scientific": "3.8", "py313-scientific": "3.13"}
 
 TINYOP_SETUP = """
 from setuptools import setup
@@ -68,18 +78,20 @@ _NOT_MODULES = {"bin", "include", "share", "etc", "lib", "lib64", "..", "license
 def zoo_venv(name: str) -> Path:
     """The stack's venv, built once: a real venv from pyenv 3.11, packages from the registry."""
     packages, flags = STACKS[name]
+    version = PYTHON_OF.get(name, "3.11")
 
     def build(venv: Path) -> None:
         wanted = [p for p in packages if p != "tinyop"]
         if flags:
-            subprocess.run([find_python("3.11"), "-m", "venv", *flags, str(venv)], check=True)
+            subprocess.run([find_python(version), "-m", "venv", *flags, str(venv)], check=True)
             pip_install(venv_python(venv), *wanted)
         else:
-            make_venv(venv, packages=wanted)
+            make_venv(venv, find_python(version), packages=wanted)
         if "tinyop" in packages:
             build_tinyop(venv)
 
-    return cached_venv(f"zoo-{name}", (*packages, *flags), build)
+    key = (*packages, *flags) if version == "3.11" else (*packages, *flags, f"python{version}")
+    return cached_venv(f"zoo-{name}", key, build)
 
 
 def top_level_modules(venv: Path, dists: Sequence[str]) -> List[str]:
@@ -89,7 +101,7 @@ def top_level_modules(venv: Path, dists: Sequence[str]) -> List[str]:
         from importlib import metadata
         out = set()
         for spec in sys.argv[1:]:
-            d = metadata.distribution(spec.split("==")[0])
+            d = metadata.distribution(spec.split("==")[0].split("[")[0])
             top = d.read_text("top_level.txt")
             names = top.split() if top else [
                 str(f).split("/")[0].split(".")[0] for f in (d.files or ())

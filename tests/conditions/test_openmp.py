@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from dldoctor.conditions.openmp import openmp_runtime
+from dldoctor.conditions import DataError
+from dldoctor.conditions.openmp import clash, openmp_runtime, parse_clashes
 from dldoctor.probe.loaded import openmp_runtimes
 from dldoctor.probe.model import LoadedLibrary
 
@@ -32,3 +33,23 @@ def test_every_runtime_name_has_one_family(name: str, family: str) -> None:
                                   "/a/libomptarget.so", "C:\\x\\libiomp5md.pdb"])
 def test_other_libraries_are_not_runtimes(name: str) -> None:
     assert openmp_runtime(name) is None
+
+
+@pytest.mark.parametrize(("families", "warns"), [
+    ({"Intel libiomp5", "LLVM libomp"}, True),  # OMP: Error #15 (threadpoolctl's one known pair)
+    ({"Intel libiomp5", "LLVM libomp", "GNU libgomp"}, True),
+    ({"Intel libiomp5", "GNU libgomp"}, False),  # paddlepaddle's Linux wheel, by design
+    ({"Intel libiomp5", "MSVC vcomp"}, False),  # paddlepaddle's Windows wheel, by design
+    ({"GNU libgomp", "MSVC vcomp"}, False),
+])
+def test_only_pairs_known_to_clash_warn(families: set, warns: bool) -> None:
+    assert (clash(families) is not None) is warns
+
+
+@pytest.mark.parametrize("row", [{"families": ["Intel libiomp5"], "why": "x"},
+                                 {"families": ["Intel libiomp5", "Borland omp"], "why": "x"},
+                                 {"families": ["Intel libiomp5", "Intel libiomp5"], "why": "x"},
+                                 {"families": ["Intel libiomp5", "LLVM libomp"]}])
+def test_a_clash_row_names_two_known_runtimes_and_why(row: dict) -> None:
+    with pytest.raises(DataError):
+        parse_clashes({"clash": [row]}, ["Intel libiomp5", "LLVM libomp"])

@@ -15,6 +15,7 @@ from typing import Dict, List, Tuple
 import pytest
 
 from dldoctor.loader.pysteps import read_steps
+from dldoctor.wheelset.imports import imported_first
 from dldoctor.wheelset.wheel import Layout, read_wheel, source_steps
 
 from ..builders import fetch
@@ -43,6 +44,51 @@ SETS: Dict[str, Tuple[Tuple[str, ...], Tuple[str, ...]]] = {
     # pyarrow's DLLs sit beside its .pyd; lib.cp311-win_amd64.pyd in both is two modules
     # loaded by full path, never one name shared. Stock Windows.
     "pandas-arrow": (("pandas==3.1.1", "numpy==2.4.6", "pyarrow==17.0.0"), ()),
+    # The sets below are what `pip download --platform win_amd64 --python-version 3.11 X`
+    # resolves (the native wheels of it; pure-Python ones load no DLL). Each needs the Visual
+    # C++ Redistributable its project documents (msvcp140.dll, vcomp140.dll: on a stock Windows
+    # missing-vc-runtime is a true finding, asserted below).
+    # tensorflow: compiler\...\*.pyd import _pywrap_tensorflow_common.dll, which sits in
+    # tensorflow\python and is loaded by tensorflow\python\_pywrap_tensorflow_internal.pyd
+    # (imported by tensorflow/__init__ first); later modules get it by base name.
+    "tensorflow": (("tensorflow-cpu==2.21.0", "numpy==2.4.6", "h5py==3.14.0", "ml-dtypes==0.6.0",
+                    "grpcio==1.85.1", "protobuf==7.36.2", "wrapt==2.5.2", "optree==0.20.0",
+                    "libclang==18.1.1"), ("--vc-redist", "14.44")),
+    # paddle's libs\libiomp5md.dll and mkldnn.dll's vcomp140.dll (from the redistributable)
+    # are two OpenMP runtimes by paddle's own design: info, not a warning (openmp.toml).
+    "paddle": (("paddlepaddle==3.3.1", "numpy==2.4.6", "pillow==13.0.0", "safetensors==0.8.0",
+                "protobuf==7.36.2"), ("--vc-redist", "14.44")),
+    # onnxruntime.dll of the DirectML build imports DirectML.dll (shipped beside it) and
+    # System32's d3d12.dll / dxgi.dll.
+    "onnxruntime-directml": (("onnxruntime-directml==1.24.4", "numpy==2.4.6"), ("--vc-redist", "14.44")),
+    # torchvision's _C.pyd imports c10.dll / torch_cpu.dll without a path: torchvision requires
+    # torch and torchaudio/__init__.py imports torch first, whose loop over torch\lib\*.dll
+    # has loaded them (the loader reuses a loaded module by base name).
+    "torch-vision-audio": (("torch==2.11.0", "torchvision==0.26.0", "torchaudio==2.11.0", "numpy==2.4.6"),
+                           ("--vc-redist", "14.44")),
+    # mediapipe requires opencv-contrib-python and sounddevice; sounddevice ships PortAudio for
+    # x64, x86 and arm64 and loads the one for the running machine by path (sounddevice.py,
+    # platform.architecture()), so the x86 / arm64 DLLs are never loaded here: info only.
+    "opencv-mediapipe": (("opencv-python==5.0.0.93", "opencv-contrib-python==5.0.0.93", "mediapipe==1.2.2",
+                          "sounddevice==0.5.6", "cffi==2.1.1", "numpy==2.4.6", "matplotlib==3.11.2",
+                          "pillow==13.0.0", "contourpy==1.3.3", "kiwisolver==1.5.1", "fonttools==4.68.0"), ()),
+    # pywin32's .pyd import pywintypes311.dll / pythoncom311.dll from pywin32_system32, which
+    # pywin32.pth's pywin32_bootstrap adds with os.add_dll_directory (preloads.toml); pythonwin's
+    # MFC (mfc140u.dll) comes with the redistributable. numba's tbbpool misses tbb12.dll:
+    # optional, numba falls back to another threading layer (info, asserted below).
+    "gbm-numba-pywin32": (("xgboost==2.0.3", "lightgbm==4.7.0", "numba==0.68.1", "llvmlite==0.50.0",
+                           "pywin32==312", "psutil==7.2.2", "numpy==2.4.6", "scipy==1.17.1"),
+                          ("--vc-redist", "14.44")),
+    # PyQt6-Qt6's Qt6Core.dll imports icuuc.dll, Windows' own ICU (System32 since Windows 10
+    # 1703), and ships msvcp140*.dll 14.44.35211.0 in Qt6\\bin: the same build as the
+    # 14.44 redistributable the spaCy / PyMuPDF / lxml modules import from System32.
+    "qt6-spacy-docs": (("pyqt6==6.11.0", "pyqt6-qt6==6.11.2", "pyqt6-sip==13.13.0", "spacy==3.8.18",
+                        "thinc==8.3.14", "blis==1.3.4", "cymem==2.0.16", "murmurhash==1.0.16",
+                        "preshed==3.0.15", "srsly==2.5.6", "pydantic-core==2.50.4", "pyzmq==27.3.0",
+                        "lxml==6.1.3", "cryptography==50.0.2", "cffi==2.1.1", "pymupdf==2.0",
+                        "onnxruntime==1.32.0", "numpy==2.4.6"), ("--vc-redist", "14.44")),
+    "jax": (("jax==0.10.2", "jaxlib==0.10.2", "ml-dtypes==0.6.0", "numpy==2.4.6", "scipy==1.17.1"),
+            ("--vc-redist", "14.44")),
 }
 
 
@@ -96,3 +142,51 @@ def test_names_without_a_path_and_hostile_sources_give_nothing(tmp_path: Path) -
     with zipfile.ZipFile(whl, "w") as zf:
         zf.writestr("junk/__init__.py", b"\xff\xfe not python")
     assert source_steps(read_wheel(str(whl), Layout())).dll_directories == ()
+
+
+@pytest.mark.parametrize(("name", "missing"), [
+    ("tensorflow", "msvcp140.dll"), ("paddle", "vcomp140.dll"), ("jax", "msvcp140.dll"),
+    ("torch-vision-audio", "msvcp140.dll"), ("onnxruntime-directml", "msvcp140.dll"),
+    ("qt6-spacy-docs", "msvcp140.dll")])
+def test_redistributable_sets_on_stock_windows_still_lack_it(name: str, missing: str) -> None:
+    """The true finding stays: each project documents the Visual C++ Redistributable."""
+    report = wheels_json(*(str(fetch(p)) for p in SETS[name][0]))
+    lacks = [m for m in loud(report) if m.startswith("error missing-vc-runtime")]
+    assert len(lacks) == 1 and missing in lacks[0], loud(report)
+    # the placeholder for the absent runtime is no "different copy" of a wheel's own msvcp140.dll
+    assert [m for m in loud(report) if "dll-version-conflict" in m] == []
+
+
+def test_torch_extensions_without_torch_still_miss_its_dlls() -> None:
+    """What `import torch` loads only counts when torch is in the set: without it, c10.dll and
+    torch_cpu.dll are missing (a name no module of the set can load still fails)."""
+    report = wheels_json(str(fetch("torchvision==0.26.0")), str(fetch("torchaudio==2.11.0")),
+                         "--vc-redist", "14.44")
+    missing = [m for m in loud(report) if m.startswith("error missing-shared-library")]
+    assert any("c10.dll" in m and "torchvision" in m for m in missing), missing
+    assert any("torch_cpu.dll" in m and "torchaudio" in m for m in missing), missing
+
+
+def test_what_a_package_imports_first_is_read_from_metadata_and_source() -> None:
+    wheels = [read_wheel(str(fetch(p)), Layout()) for p in SETS["torch-vision-audio"][0]]
+    first = imported_first(wheels)
+    # torchaudio 2.11 has no Requires-Dist on torch: `import torch` in its __init__.py says it;
+    # torch's own first imports come before torch (dependencies first)
+    assert first["torchaudio"][-1] == "torch" and "torchvision" not in first["torchaudio"]
+    assert first["torchvision"][-1] == "torch"
+    assert first["numpy"] == []
+
+
+def test_another_machines_dll_that_nothing_needs_is_info() -> None:
+    report = wheels_json(str(fetch("sounddevice==0.5.6")), str(fetch("cffi==2.1.1")))
+    wrong = [f for f in report["findings"] if f["slug"] == "wrong-architecture"]  # type: ignore[union-attr]
+    assert {f["message"].split(" ")[0].rsplit("\\", 1)[-1] for f in wrong} == {
+        "libportaudio32bit.dll", "libportaudio32bit-asio.dll", "libportaudioarm64.dll", "libportaudioarm64-asio.dll"}
+    assert {f["severity"] for f in wrong} == {"info"}
+
+
+def test_numbas_optional_tbb_layer_is_info_on_windows_too() -> None:
+    report = wheels_json(*(str(fetch(p)) for p in SETS["gbm-numba-pywin32"][0]), "--vc-redist", "14.44")
+    (tbb,) = [f for f in report["findings"] if "tbb12.dll" in f["message"]]  # type: ignore[union-attr]
+    assert tbb["severity"] == "info" and tbb["slug"] == "missing-shared-library"
+    assert any(e["label"] == "falls back to" for e in tbb["evidence"])

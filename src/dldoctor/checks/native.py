@@ -15,6 +15,7 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from packaging.utils import canonicalize_name
 
+from dldoctor.binary.vendored import repair_hash
 from dldoctor.checks import check, finding
 from dldoctor.checks._companions import explained_dists
 from dldoctor.checks._missing import fallback_extension, loaded_by_requirements, optional_plugin
@@ -28,7 +29,7 @@ from dldoctor.checks._native_graph import (
 )
 from dldoctor.checks._util import pip_of
 from dldoctor.conditions.native import native_data
-from dldoctor.conditions.openmp import openmp_runtime
+from dldoctor.conditions.openmp import SIDE_BY_SIDE_FIX, clash, openmp_runtime
 from dldoctor.loader.graph import NOT_FOUND, UNREADABLE, WRONG_ARCHITECTURE
 from dldoctor.model import Finding, Severity
 from dldoctor.snapshot.loaderfacts import interpreter_machine
@@ -238,7 +239,12 @@ def unreadable_libraries(snap: Snapshot) -> Iterator[Finding]:
 
 
 def _content_key(snap: Snapshot, lib: Library) -> Tuple[object, ...]:
-    """Two copies differ when their size, sampled digest or version definitions differ."""
+    """Two copies differ when their size, sampled digest or version definitions differ, unless
+    they carry one repair-tool name (auditwheel's ``libgfortran-040039e1.so.5.0.0`` in numpy and
+    scipy): that hash names the original library, the bytes differ only by patchelf's rewrite."""
+    hashed = repair_hash(lib.path)
+    if hashed is not None:
+        return ("vendored", _fold(snap, basename(lib.path)))
     facts = snap.loader
     size = facts.sizes.get(lib.path) if facts else None
     digest = facts.digests.get(lib.path) if facts else None
@@ -305,8 +311,9 @@ def dll_version_conflict(snap: Snapshot) -> Iterator[Finding]:
 
 @check("duplicate-openmp")
 def duplicate_openmp(snap: Snapshot) -> Iterator[Finding]:
-    """Two different OpenMP runtimes in one process (libgomp next to libiomp5) are two thread
-    pools, and Intel's aborts with OMP Error #15. Several copies of one runtime under
+    """Two OpenMP runtimes that break one another (openmp.toml's [[clash]]: libiomp5 next to
+    LLVM libomp aborts with OMP Error #15) warn; other pairs (libgomp next to libiomp5, as
+    paddlepaddle ships) are two thread pools that work side by side: info. Several copies of one runtime under
     hash-unique names (auditwheel's libgomp-<hash>.so.1 in scikit-learn and torch) are what
     auditwheel and delvewheel make on purpose so that wheels never share one: no finding."""
     found: Dict[str, Tuple[str, Library]] = {}  # load name -> (runtime, first copy)
@@ -324,13 +331,15 @@ def duplicate_openmp(snap: Snapshot) -> Iterator[Finding]:
     runtimes = sorted({r for r, _ in found.values()})
     if len(runtimes) < 2:
         return  # copies of one runtime (auditwheel's libgomp-<hash> next to libgomp.so.1): see the page
+    why = clash(runtimes)
     yield finding(
         "duplicate-openmp",
         f"{len(found)} OpenMP runtimes can load into one process ({', '.join(runtimes)}): "
-        "two thread pools oversubscribe cores, and libiomp5 next to another runtime aborts "
-        "with OMP Error #15",
+        + (why if why else "two thread pools side by side, a pair not known to clash (see the page)"),
         [(f"{runtime} ({lib.dist or 'system'})", lib.path) for runtime, lib in found.values()],
+        fix="" if why else SIDE_BY_SIDE_FIX,
         snapshot=snap,
+        severity=None if why else Severity.INFO,
     )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, Mapping, Optional, Pattern, Tuple
+from typing import Any, FrozenSet, Iterable, Mapping, Optional, Pattern, Tuple
 
 from dldoctor.conditions import DataError, load_toml
 
@@ -17,6 +17,7 @@ _HASH = re.compile(r"-[0-9a-f]{8,}(?=\.)")
 
 
 Table = Tuple[Tuple[str, Tuple[Pattern[str], ...]], ...]
+Clash = Tuple[FrozenSet[str], str]  # (two families, why they break one another)
 
 
 @lru_cache(maxsize=1)
@@ -43,6 +44,37 @@ def parse_openmp(raw: Mapping[str, Any]) -> Table:
     if not rows:
         raise DataError("openmp.toml: no [[runtime]] rows")
     return tuple(rows)
+
+
+@lru_cache(maxsize=1)
+def clash_table() -> Tuple[Clash, ...]:
+    """The pairs of runtimes known to break one another (openmp.toml's [[clash]] rows)."""
+    return parse_clashes(load_toml("openmp.toml"), {name for name, _ in openmp_table()})
+
+
+def parse_clashes(raw: Mapping[str, Any], families: Iterable[str]) -> Tuple[Clash, ...]:
+    known = set(families)
+    out = []
+    for item in raw.get("clash", []):
+        pair, why = item.get("families"), item.get("why")
+        if (not isinstance(pair, list) or len(pair) != 2 or len(set(pair)) != 2
+                or not all(isinstance(f, str) and f in known for f in pair)):
+            raise DataError(f"openmp.toml: [[clash]] families must be two known runtimes, not {pair!r}")
+        if not isinstance(why, str) or not why:
+            raise DataError(f"openmp.toml: [[clash]] {pair}: needs a why")
+        out.append((frozenset(pair), why))
+    return tuple(out)
+
+
+SIDE_BY_SIDE_FIX = ("Nothing to fix: these runtimes work side by side. If cores are oversubscribed, "
+                    "set OMP_NUM_THREADS to the number of physical cores.")
+
+
+def clash(families: Iterable[str]) -> Optional[str]:
+    """Why these runtimes break one another in one process, or None when no pair of them is
+    known to (libgomp next to libiomp5: two thread pools that work side by side)."""
+    present = set(families)
+    return next((why for pair, why in clash_table() if pair <= present), None)
 
 
 def library_name(path: str) -> str:

@@ -54,7 +54,7 @@ def diagnose_text(
         facts, results, machine = Facts(), (), "not used (text from another OS)"
     cands: Tuple[Candidate, ...] = match_text(text, sigs)
     if facts.known or results:
-        cands = weigh_facts(cands, facts, results, sigs)
+        cands = weigh_facts(cands, facts, results, sigs, text)
     if cands and is_fallback(cands[0]):
         notes.append(FALLBACK_NOTE)
     lines = text.count("\n") + (1 if text and not text.endswith("\n") else 0)

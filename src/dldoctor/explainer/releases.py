@@ -29,19 +29,25 @@ RELEASE = 0.6  # the release, in a text that shows a failure
 MARK = 0.3  # the mark only (the text does not say which release), unless the entry says
 NAME_REACH = 120  # the longest "torch version: 2.3.0" / "upgrading torch from 2.2 to 2.3.0"
 #: names a text uses for a distribution -> the distribution
-ALIASES = {"pytorch": "torch", "torch": "torch", "onnxruntime": "onnxruntime", "numpy": "numpy", "mkl": "mkl",
+ALIASES = {"pytorch": "torch", "torch": "torch", "onnxruntime": "onnxruntime", "onnx": "onnx", "numpy": "numpy",
+           "mkl": "mkl",
            "paddlepaddle": "paddlepaddle", "tensorflow": "tensorflow"}
 _VERSION = r"v?(?P<version>\d{1,4}(?:\.\d{1,4}){1,3})(?!\d)"
-#: what follows a distribution's name when it gives the release: "==2.3.0", ": 2.3.0",
+#: what follows a distribution's name when it gives the release: "==2.3.0" (or pip's "==="
+#: arbitrary equality, which tutorials and install guides paste), ": 2.3.0",
 #: " version: 2.3.0", the columns of `pip list`, "-2.3.0-cp311" of a wheel, or the user's
 #: "upgrading torch from 2.2.2 to 2.3.0" (tried only where the name stands, see below)
 _AFTER = re.compile(
-    r"(?:-gpu|-cpu)?(?:==|\s{0,3}[:=]\s{0,3}|\s{1,3}version:?\s{0,3}|\s{1,30}|-)" + _VERSION
+    r"(?:-gpu|-cpu)?(?:={2,3}|\s{0,3}[:=]\s{0,3}|\s{1,3}version:?\s{0,3}|\s{1,30}|-)" + _VERSION
     + r"|(?:-gpu|-cpu)?(?:\s{1,3}from\b[^\n]{0,60}?)?\s{1,3}to\s{1,3}" + _VERSION.replace("?P<version>", "?P<to>"),
     re.IGNORECASE,
 )
 FAILURE = re.compile(r"Error\b|Traceback|DLL load failed|undefined symbol|cannot open shared|not loaded|fails? to",
                      re.IGNORECASE)
+#: a failed import or library load: the kind of failure every entry of the table describes
+#: (a machine with a listed release that shows, say, an out-of-memory error is not claimed)
+LOAD_FAILURE = re.compile(r"DLL load failed|\[WinError \d{1,5}\]|Error loading|ImportError|undefined symbol|"
+                          r"cannot open shared object|Library not loaded|Could not find module", re.IGNORECASE)
 
 
 def mentioned_versions(text: str, prep: Optional[Prepared] = None) -> Dict[str, Set[str]]:

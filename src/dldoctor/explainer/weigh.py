@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-from dldoctor.explainer.match import Candidate, rank
+from dldoctor.explainer.match import Candidate, Hit, rank
 from dldoctor.explainer.signatures import EvidenceRule, SignatureSet
 from dldoctor.model import CheckResult
 from dldoctor.snapshot.model import Framework
@@ -118,19 +118,26 @@ LISTED_FACTOR = 2.2  # the machine has a release the table lists for its platfor
 UNLISTED_FACTOR = 0.2  # the machine's torch is not a listed release
 
 
-def _apply_releases(cand: Candidate, facts: Facts) -> Candidate:
+def _apply_releases(cand: Candidate, facts: Facts, load_failed: bool = False) -> Candidate:
     """known-bad-release, weighed with the machine's torch release against the release table
     (the same table check reads): listed for this OS raises it, any other release lowers it,
-    unless the text pointed at a regression of another distribution (MKL, onnxruntime)."""
-    from dldoctor.explainer.releases import SLUG, listed_release
+    unless the text pointed at a regression of another distribution (MKL, onnxruntime).
+
+    A listed release on a machine whose text shows a failed load is evidence of its own, as
+    strong as the text naming the release (``RELEASE``): it combines with the text's weight
+    (noisy-or), so a weak textual lead (a generic "Error loading ... or one of its
+    dependencies") is not left below the mechanism only because the text's weight was small."""
+    from dldoctor.explainer.releases import RELEASE, SLUG, listed_release
 
     if cand.slug != SLUG or not facts.torch_version:
         return cand
     entry = listed_release("torch", facts.torch_version, facts.os)
     if entry is not None:
         reason = f"{facts.torch_version}: listed in the release table ({entry['symptom']}; {entry['source']})"
-        return replace(cand, confidence=cand.confidence * LISTED_FACTOR,
-                       evidence=(*cand.evidence, ("torch_version", reason)))
+        conf = cand.confidence * LISTED_FACTOR
+        if load_failed:
+            conf = max(conf, 1.0 - (1.0 - cand.confidence) * (1.0 - RELEASE))
+        return replace(cand, confidence=conf, evidence=(*cand.evidence, ("torch_version", reason)))
     if any(h.signature.startswith("release-") and h.signature != "release-torch" for h in cand.hits):
         return cand
     if "dev" in facts.torch_version or "nightly" in facts.torch_version:
@@ -138,6 +145,28 @@ def _apply_releases(cand: Candidate, facts: Facts) -> Candidate:
     reason = f"{facts.torch_version}: not a release the table lists as broken"
     return replace(cand, confidence=cand.confidence * UNLISTED_FACTOR,
                    evidence=(*cand.evidence, ("torch_version", reason)))
+
+
+MACHINE_RELEASE = 0.3  # the text fails to load and only the machine names the release (times LISTED_FACTOR)
+
+
+def _add_machine_release(cands: Sequence[Candidate], facts: Facts, text: str) -> Sequence[Candidate]:
+    """known-bad-release as a candidate when the machine's torch is a release the table lists
+    for its OS and the text shows a failed import or load, even if the text names neither the
+    release nor its mark: the machine reveals the version (issue 14, item 3). A candidate the
+    text already proposed is weighed by :func:`_apply_releases` instead."""
+    from dldoctor.explainer.releases import LOAD_FAILURE, SLUG, listed_release
+
+    if not text or not facts.torch_version or any(c.slug == SLUG for c in cands):
+        return cands
+    entry = listed_release("torch", facts.torch_version, facts.os)
+    failure = LOAD_FAILURE.search(text) if entry is not None else None
+    if entry is None or failure is None:
+        return cands
+    line = text.count("\n", 0, failure.start()) + 1
+    shown = text[text.rfind("\n", 0, failure.start()) + 1 : failure.end() + 200].split("\n", 1)[0]
+    hit = Hit("release-torch", line, shown, (("version", f"torch {entry['specifier']}"),))
+    return (*cands, Candidate(SLUG, MACHINE_RELEASE, (hit,)))
 
 
 def _apply_checks(cand: Candidate, results: Sequence[CheckResult]) -> Candidate:
@@ -163,11 +192,17 @@ def weigh_facts(
     facts: Facts,
     results: Sequence[CheckResult],
     sigs: SignatureSet,
+    text: str = "",
 ) -> Tuple[Candidate, ...]:
-    """Raise or lower each candidate with machine facts and check results, then re-rank."""
+    """Raise or lower each candidate with machine facts and check results, then re-rank
+    (``text``: the pasted text, when the machine's release may add a candidate of its own)."""
+    from dldoctor.explainer.releases import LOAD_FAILURE
+
     out: List[Candidate] = []
-    for cand in cands:
-        cand = _apply_checks(_apply_releases(_apply_rules(cand, facts, sigs.evidence), facts), results)
+    load_failed = bool(text and facts.torch_version and LOAD_FAILURE.search(text))
+    for cand in _add_machine_release(cands, facts, text):
+        cand = _apply_rules(cand, facts, sigs.evidence)
+        cand = _apply_checks(_apply_releases(cand, facts, load_failed), results)
         out.append(replace(cand, confidence=round(min(cand.confidence, MAX_CONFIDENCE), 4)))
     return rank(out)
 

@@ -32,10 +32,13 @@ _SAME = {"abspath", "realpath", "normpath", "fspath", "str", "Path", "PurePath",
 
 @dataclass(frozen=True)
 class SourceSteps:
-    """Folders added with add_dll_directory, and files (or globs) loaded by full path."""
+    """Folders added with add_dll_directory, files (or globs) loaded by full path, and the
+    top-level modules imported at module level (``import torch`` in torchaudio/__init__.py:
+    torch's DLLs are loaded before torchaudio's extension modules)."""
 
     dll_directories: Tuple[str, ...] = ()
     preloads: Tuple[str, ...] = ()
+    imports: Tuple[str, ...] = ()
 
 
 NO_STEPS = SourceSteps()
@@ -179,6 +182,7 @@ def read_steps(sources: Iterable[Tuple[str, str]]) -> SourceSteps:
     """The loader steps in ``sources``: (module path relative to site-packages, its text)."""
     dirs: Dict[str, None] = {}
     loads: Dict[str, None] = {}
+    mods: Dict[str, None] = {}
     for rel, text in sources:
         if len(text) > MAX_SOURCE:
             continue
@@ -193,7 +197,27 @@ def read_steps(sources: Iterable[Tuple[str, str]]) -> SourceSteps:
             continue
         dirs.update(dict.fromkeys(reader.dirs))
         loads.update(dict.fromkeys(reader.loads))
-    return SourceSteps(tuple(dirs), tuple(loads))
+        mods.update(dict.fromkeys(module_level_imports(tree)))
+    return SourceSteps(tuple(dirs), tuple(loads), tuple(mods))
+
+
+def module_level_imports(tree: ast.AST) -> List[str]:
+    """Top-level names of the absolute imports a module runs when it is imported: statements
+    outside functions and classes (inside ``try`` / ``if`` too: they run, or fail and are
+    caught, before the package's extension modules load)."""
+    out: List[str] = []
+    todo = list(getattr(tree, "body", []))
+    while todo:
+        node = todo.pop(0)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        if isinstance(node, ast.Import):
+            out += [a.name.split(".")[0] for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            out.append(node.module.split(".")[0])
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            todo += [n for n in getattr(node, field, []) if isinstance(n, ast.AST)]
+    return out
 
 
 def imported_siblings(package_init: str, text: str) -> List[str]:

@@ -15,6 +15,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 from dldoctor.checks import finding
 from dldoctor.checks.preload import preload_fix
 from dldoctor.conditions import version_key
+from dldoctor.conditions.openmp import SIDE_BY_SIDE_FIX, clash
 from dldoctor.conditions.probe import arch_supported, min_driver
 from dldoctor.model import Diagnosis, Finding, Severity
 from dldoctor.probe.loaded import duplicate_openmp, older_libstdcxx, replaced_copies
@@ -197,10 +198,14 @@ def _loaded_findings(report: ProbeReport) -> List[Finding]:
         key = ("omp", tuple(sorted(lib.path for _, lib in dup)))
         if dup and key not in seen:
             seen.add(key)
+            why = clash(runtime for runtime, _ in dup)
             out.append(_finding(
                 "duplicate-openmp",
                 f"import {probe.label} loads {len(dup)} OpenMP runtimes into one process",
-                [(runtime, _lib(lib)) for runtime, lib in dup], report.platform))
+                [*((runtime, _lib(lib)) for runtime, lib in dup),
+                 ("known clash", why or "none: two thread pools side by side (see the page)")],
+                report.platform, fix="" if why else SIDE_BY_SIDE_FIX,
+                severity=None if why else Severity.INFO))
         for dist, own, won in replaced_copies(probe, natives):
             key2 = ("dll", dist, own, won.path)
             if key2 in seen:

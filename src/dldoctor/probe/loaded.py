@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
+from dldoctor.binary.vendored import same_vendored_library
 from dldoctor.conditions.openmp import openmp_runtime
 from dldoctor.probe.imports import library_key
 from dldoctor.probe.model import ImportProbe, LoadedLibrary
@@ -68,6 +69,8 @@ def replaced_copies(probe: ImportProbe, natives: Mapping[str, Sequence[str]]
             if path.endswith((".pyd",)) or ".cpython-" in path or ".abi3." in path:
                 continue  # extension modules are imported by path, never by name
             libs = loaded_by_key.get(library_key(path), [])
+            if any(same_vendored_library(path, lib.path) for lib in libs):
+                continue  # numpy's and scipy's libgfortran-040039e1.so.5: one library (binary.vendored)
             if libs and not any(os.path.normcase(lib.path) in own_norm for lib in libs):
                 out.append((dist, path, libs[0]))
     return out

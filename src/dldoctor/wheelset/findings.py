@@ -8,9 +8,10 @@ from typing import Dict, Iterator, List, Optional, Tuple
 from packaging.version import InvalidVersion, Version
 
 from dldoctor.checks import finding
+from dldoctor.checks._missing import fallback_extension
 from dldoctor.checks._native_graph import is_extension
 from dldoctor.conditions import version_key
-from dldoctor.conditions.openmp import family_rank, openmp_runtime
+from dldoctor.conditions.openmp import SIDE_BY_SIDE_FIX, clash, family_rank, openmp_runtime
 from dldoctor.conditions.windows import load_vc_runtime
 from dldoctor.loader.graph import FAILURES, UNREADABLE, WRONG_ARCHITECTURE
 from dldoctor.model import Finding, Severity
@@ -67,6 +68,19 @@ def missing(vi: VirtualInstall, analysis: Analysis, snap: Snapshot) -> Iterator[
             yield finding("wrong-architecture", f"{name}, needed by {who}, exists only for another architecture",
                           [("needed by", _short(vi, r)) for r in requesters[:3]], snapshot=snap)
             continue
+        owners = {f.dist for f in analysis.failures if f.name.lower() == name and f.rule == rule}
+        fallback = next((fallback_extension(d, "", requesters) for d in sorted(owners)), None)
+        if fallback is not None and len(owners) == 1:
+            # numba imports tbbpool in try/except and uses another threading layer (native.toml)
+            yield finding(
+                "missing-shared-library",
+                f"{name}, needed by {who}, is in no wheel; the module is optional and the package falls back "
+                "without it",
+                [("needed by", _short(vi, r)) for r in requesters[:3]]
+                + [("falls back to", fallback.fallback), ("source", fallback.source)],
+                fix=f"Nothing to do unless you want the faster path: install the package that provides {name}.",
+                snapshot=snap, severity=Severity.INFO)
+            continue
         driver = name in vi.profile.driver_dlls
         msg = (f"{name} comes with the NVIDIA driver; {who} cannot load without one" if driver else
                f"{name}, needed by {who}, is in no wheel and not in a stock Windows")
@@ -86,9 +100,18 @@ def missing(vi: VirtualInstall, analysis: Analysis, snap: Snapshot) -> Iterator[
                           "is damaged; if a fresh copy is the same, report it to the package",
                           severity=None if is_extension(file.path) else Severity.WARNING)
         elif info.format != "pe" or info.machine != "x86_64":
+            # Python imports an extension module by path: another machine's .pyd fails its import.
+            # A DLL fails only when something needs it by name (the loop above) or loads it by
+            # path; sounddevice ships libportaudio{64bit,32bit,arm64}.dll and loads the one for
+            # the running machine, so a DLL for another machine alone is info.
+            ext = is_extension(file.path)
             yield finding("wrong-architecture",
-                          f"{_short(vi, file.path)} is {info.format} {info.machine}, not an x64 Windows DLL",
-                          [("file", file.path), ("platform", vi.profile.platform)], snapshot=snap)
+                          f"{_short(vi, file.path)} is {info.format} {info.machine}, not an x64 Windows "
+                          + ("module" if ext else "DLL; no module of the set needs it by name"),
+                          [("file", file.path), ("platform", vi.profile.platform)], snapshot=snap,
+                          fix="" if ext else "Nothing to do unless a package loads this file itself: packages "
+                          "often ship one DLL per machine and load the matching one",
+                          severity=None if ext else Severity.INFO)
 
 
 def _needs(dist: str, name: str, snap: Snapshot) -> Optional[Tuple[str, str, Tuple[str, ...]]]:
@@ -154,12 +177,16 @@ def openmp(vi: VirtualInstall, analysis: Analysis, snap: Snapshot) -> Iterator[F
     if len({r for r, _ in found if r}) < 2:
         return  # hash-named copies of one runtime (delvewheel's vcomp140-<hash>.dll): by design
     loaded = [(n, analysis.together[n]) for n in names]
+    why = clash(r for r, _ in found if r)
     yield finding(
         "duplicate-openmp",
         f"{len(names)} OpenMP runtimes in one process after importing every wheel: {', '.join(names)}",
         [(n, _describe(vi, vi.tree.get(p) or VirtualFile(p, ""))) for n, p in loaded]
-        + [("order", ", ".join(p.dist for p in analysis.plans))],
+        + [("order", ", ".join(p.dist for p in analysis.plans)),
+           ("known clash", why or "none: two thread pools side by side (see the page)")],
+        fix="" if why else SIDE_BY_SIDE_FIX,
         snapshot=snap,
+        severity=None if why else Severity.INFO,
     )
 
 

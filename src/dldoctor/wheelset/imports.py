@@ -13,8 +13,15 @@ by :mod:`dldoctor.loader.frameworks`, which ``dldoctor check`` uses too):
   way. That paddle adds it is an assumption of this model (its ``__init__`` also edits PATH,
   which 0x1100 loads ignore).
 
-Which extension modules a real import touches depends on the package's Python code; the
-model loads all of them, in path order. The first-loaded copy of a DLL name serves every
+Which extension modules a real import touches, and in which order, depends on the package's
+Python code; the model loads all of them in path order, then retries those that failed once
+others have loaded, until no more load. A module that finds a DLL only because a sibling
+loaded it is fine: tensorflow's ``compiler\\...\\_pywrap_converter_api.pyd`` needs
+``_pywrap_tensorflow_common.dll`` from ``tensorflow\\python``, which ``import tensorflow`` has
+already loaded through ``tensorflow\\python\\_pywrap_tensorflow_internal.pyd`` (the loader
+reuses a loaded module by base name). A name no module of the set can load still fails.
+
+The first-loaded copy of a DLL name serves every
 later request for that name (the loader's loaded-module list), so the package imported
 first decides which copy of a shared name the whole process uses.
 """
@@ -24,13 +31,19 @@ from __future__ import annotations
 import itertools
 import ntpath
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from functools import lru_cache
+from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
+
+from dldoctor.binary.vendored import same_vendored_library
+from dldoctor.conditions.windows import load_vc_runtime
 from dldoctor.loader.frameworks import ImportPlan, import_plan
 from dldoctor.loader.graph import FAILURES
 from dldoctor.loader.windows import CPYTHON_EXTENSION_FLAGS, LoadOutcome, WindowsConfig, WindowsProcess
 from dldoctor.wheelset.install import VirtualInstall
-from dldoctor.wheelset.tree import VirtualFile
+from dldoctor.wheelset.tree import SYSTEM, VirtualFile
 from dldoctor.wheelset.wheel import Wheel, source_steps
 
 MAX_PAIR_DISTS = 6  # ordered pairs simulated per conflicting name
@@ -71,10 +84,18 @@ class Importer:
     def import_dist(self, plan: ImportPlan) -> None:
         for folder in plan.dll_directories:
             self.process.add_dll_directory(folder)
-        for target in plan.loads:
-            outcome = self.process.load_library(target, CPYTHON_EXTENSION_FLAGS)
-            if outcome.error:
-                self.failures.append(_failure(plan.dist, outcome))
+        waiting = list(plan.loads)
+        failed: List[LoadOutcome] = []
+        while waiting:  # each round loads at least one more module, or stops
+            failed = []
+            for target in waiting:
+                outcome = self.process.load_library(target, CPYTHON_EXTENSION_FLAGS)
+                if outcome.error:
+                    failed.append(outcome)
+            if len(failed) == len(waiting):
+                break
+            waiting = [o.target for o in failed]
+        self.failures.extend(_failure(plan.dist, o) for o in failed)
 
     def bound(self) -> Dict[str, str]:
         """Loaded DLL base name (lower case) -> the file the process holds for it."""
@@ -108,7 +129,34 @@ class Analysis:
 
 
 def _same_content(a: VirtualFile, b: VirtualFile) -> bool:
-    return a.path == b.path or (a.content is not None and a.content == b.content)
+    """Same file, same bytes, one delvewheel name (``msvcp140-<hash>.dll``: the hash names
+    the original DLL; copies differ only by delvewheel's patching, see binary.vendored), or
+    one file version of one name: PyQt6's Qt6\\bin\\msvcp140.dll 14.44.35211.0 is the build the
+    redistributable given as ``--vc-redist 14.44`` puts in System32 (a version stated with
+    fewer parts matches at its own precision)."""
+    return (a.path == b.path or (a.content is not None and a.content == b.content)
+            or same_vendored_library(a.path, b.path) or _same_version(a, b)
+            or _assumed_runtime(a) or _assumed_runtime(b))
+
+
+def _assumed_runtime(f: VirtualFile) -> bool:
+    """The redistributable's DLL the model puts in System32 when no ``--vc-redist`` is given:
+    a placeholder of no known version (missing-vc-runtime says it is absent), so it differs
+    from no copy."""
+    return f.owner == SYSTEM and not f.version and ntpath.basename(f.path).lower() in _vc_dlls()
+
+
+@lru_cache(maxsize=1)
+def _vc_dlls() -> FrozenSet[str]:
+    return frozenset(n.lower() for n in load_vc_runtime().dlls)
+
+
+def _same_version(a: VirtualFile, b: VirtualFile) -> bool:
+    if ntpath.basename(a.path).lower() != ntpath.basename(b.path).lower() or not a.version or not b.version:
+        return False
+    pa, pb = a.version.split("."), b.version.split(".")
+    n = min(len(pa), len(pb))
+    return n >= 2 and pa[:n] == pb[:n]
 
 
 def _needed_by_name(vi: VirtualInstall, alone: Dict[str, Dict[str, str]]) -> Set[str]:
@@ -128,15 +176,65 @@ def _needed_by_name(vi: VirtualInstall, alone: Dict[str, Dict[str, str]]) -> Set
     return out
 
 
+def imported_first(wheels: Sequence[Wheel]) -> Dict[str, List[str]]:
+    """dist -> the dists of the set that ``import dist`` imports before its own extension
+    modules, dependencies first: its declared requirements (not extras) and the packages its
+    ``__init__.py`` imports at module level (torchaudio 2.11 imports torch without requiring
+    it), transitively. Read from metadata and source, never run."""
+    by_name: Dict[str, Wheel] = {canonicalize_name(w.name): w for w in wheels}
+    by_top: Dict[str, str] = {top: canonicalize_name(w.name) for w in wheels for top in w.top_level}
+    direct: Dict[str, List[str]] = {}
+    for key, w in by_name.items():
+        deps: List[str] = []
+        for line in w.requires:
+            try:
+                req = Requirement(line)
+            except InvalidRequirement:
+                continue
+            if req.marker is not None and "extra" in str(req.marker):
+                continue
+            deps.append(canonicalize_name(req.name))
+        deps += [by_top[m] for m in source_steps(w).imports if m in by_top]
+        direct[key] = [d for d in dict.fromkeys(deps) if d in by_name and d != key]
+    return {w.name: [by_name[d].name for d in _dependencies_first(key, direct)] for key, w in by_name.items()}
+
+
+def _dependencies_first(key: str, direct: Dict[str, List[str]]) -> List[str]:
+    """``key``'s transitive dependencies in ``direct``, each after its own (cycles cut)."""
+    order: List[str] = []
+    seen = {key}
+    stack: List[Tuple[str, int]] = [(d, 0) for d in reversed(direct[key])]
+    while stack:
+        d, state = stack.pop()
+        if state == 1:
+            order.append(d)
+            continue
+        if d in seen:
+            continue
+        seen.add(d)
+        stack.append((d, 1))
+        stack += [(dep, 0) for dep in reversed(direct[d]) if dep not in seen]
+    return order
+
+
 def analyse(vi: VirtualInstall, order: Optional[Sequence[str]] = None) -> Analysis:
     plans = {w.name: plan_for(vi, w) for w in vi.wheels}
     names = list(order) if order else [w.name for w in vi.wheels]
     alone: Dict[str, Dict[str, str]] = {}
     failures: List[Failure] = []
+    prior = imported_first(vi.wheels)
     for dist in names:
         imp = Importer(vi)
         imp.import_dist(plans[dist])
         alone[dist] = imp.bound()
+        if imp.failures and prior.get(dist):
+            # as Python runs it: what the package imports first is in the process already
+            # (torchvision's _C.pyd finds c10.dll because `import torch` loaded it)
+            imp = Importer(vi)
+            for before in prior[dist]:
+                imp.import_dist(plans[before])
+            imp.failures = []
+            imp.import_dist(plans[dist])
         failures.extend(imp.failures)
     conflicts = []
     by_name = _needed_by_name(vi, alone)
