@@ -210,3 +210,21 @@ def test_old_interpreters_are_unsupported_not_an_import_failure(version):
         assert done.stderr.startswith(
             f"dldoctor: unsupported interpreter (Python {version}; dldoctor needs 3.8+)"), done.stderr
         assert len(done.stderr.strip().splitlines()) == 1 and done.stdout == ""
+
+
+def test_an_events_file_nested_or_swollen_past_any_probe_is_not_parsed(tmp_path: Path) -> None:
+    """The child writes the events file, so the target can write anything there: a line nested
+    deeper than json recurses ended dldoctor in a RecursionError traceback; millions of values
+    on one line are not parsed (a real probe writes a few thousand)."""
+    writer = tmp_path / "write_events.py"
+    writer.write_text(
+        "import sys\n"
+        "with open(sys.argv[1], 'w') as f:\n"
+        "    f.write('{\"event\": ' * 100000 + '\\n')\n"
+        "    f.write('[' + '{},' * 3000000 + '{}]\\n')\n"
+    )
+    fake = tmp_path / "python"  # dldoctor runs PY -c SOURCE MODE EVENTS_FILE PAYLOAD
+    fake.write_text(f'#!/bin/sh\n[ -n "$4" ] && "{sys.executable}" "{writer}" "$4"\nexit 0\n')
+    fake.chmod(0o755)
+    done = run_dldoctor("probe", "--no-gpu", "--format", "json", "--python", str(fake), "json")
+    assert "Traceback" not in done.stderr and done.returncode in (0, 1, 2), done.stderr

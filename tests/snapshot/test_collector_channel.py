@@ -179,6 +179,25 @@ def test_fake_interpreter_writing_junk_to_the_channel_is_one_line(tmp_path: Path
         assert line.startswith(f"dldoctor: {fake}: malformed collector output ("), line
 
 
+# The target writes the channel: its nesting and its number of values are as hostile as its
+# size (json.loads recursed out on the first; 60 MB of `{},` took 1.5 GB before it was refused).
+BOUNDED = {
+    "nested-deeper-than-the-parser": ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    "more-values-than-a-snapshot": ('{"host": [' + "{}," * 1_100_000 + "{}]}", "JSON values"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BOUNDED))
+def test_channel_nesting_and_value_count_are_bounded(tmp_path: Path, kind: str) -> None:
+    text, why = BOUNDED[kind]
+    facts = tmp_path / "answer.json"
+    facts.write_text(text)
+    fake = _fake(tmp_path, "python", f'[ -f "$3" ] && cat "{facts}" > "$3"')
+    for args in (("check", "--no-probe"), ("snapshot",)):
+        line = one_line(run_dldoctor(*args, "--python", fake, cwd=tmp_path))
+        assert line.startswith(f"dldoctor: {fake}: malformed collector output (") and why in line, line
+
+
 @pytest.mark.parametrize("answer", ['{"host": 5}', "{}", "not json"])
 def test_fake_interpreter_answering_on_stdout_is_not_a_python(tmp_path: Path, answer: str) -> None:
     """What the old channel took as facts (or crashed on) is now only noise on stdout."""

@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import errno
 import math
+import os
+import stat
 import sys
 from pathlib import Path
 from typing import Iterable, TextIO, Tuple
 
 from dldoctor.errors import DldoctorError
+from dldoctor.inputs import kind_of
 from dldoctor.redact import redact_output
 
 # What the renderers draw with, and the ASCII each becomes where the stream lacks it.
@@ -83,14 +87,58 @@ def emit(text: str, homes: Iterable[str] = ()) -> None:
     _write(sys.stdout, redact_output(text, homes))
 
 
-def write_file(path: str, text: str, homes: Iterable[str] = ()) -> None:
-    """Write a rendering to a file (UTF-8), through the same redaction as :func:`emit`."""
+def write_file(path: str, text: str, homes: Iterable[str] = (), atomic: bool = False) -> None:
+    """Write a rendering to a file (UTF-8), through the same redaction as :func:`emit`.
+
+    ``atomic`` writes aside and renames, so a reader never sees half a file. A path that
+    exists and is not a regular file is never replaced: renaming onto ``/dev/null`` as root
+    would put a file where the device was. A character device or a FIFO is written into
+    as a shell redirection would (a FIFO without a reader is refused, never waited for);
+    anything else (a directory, a socket) is refused with one line."""
+    data = redact_output(text, homes).encode("utf-8")
     try:
-        Path(path).write_text(redact_output(text, homes), encoding="utf-8")
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise DldoctorError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        if mode is not None and not stat.S_ISREG(mode):
+            if not (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
+                raise DldoctorError(f"cannot write {path}: not a regular file ({kind_of(mode)})")
+            _write_into(path, data, stat.S_ISFIFO(mode))
+        elif atomic:
+            aside = f"{path}.{os.getpid()}.tmp"
+            Path(aside).write_bytes(data)
+            os.replace(aside, path)
+        else:
+            Path(path).write_bytes(data)
     except OSError as exc:
         raise DldoctorError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
+def _write_into(path: str, data: bytes, fifo: bool) -> None:
+    try:
+        fd = os.open(path, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        if fifo and exc.errno == errno.ENXIO:
+            raise DldoctorError(f"cannot write {path}: a FIFO that no process reads") from None
+        raise
+    with open(fd, "wb", closefd=True) as fh:
+        os.set_blocking(fd, True)
+        fh.write(data)
+
+
+# C0 controls and DEL (tab kept): a file name may hold a newline, and a line must stay one line.
+_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x09), *range(0x0A, 0x20), 0x7F)}
+_CONTROLS.update({0x0A: "\\n", 0x0D: "\\r"})
+
+
+def stderr_line(text: str) -> None:
+    """One line on stderr: redacted, control characters escaped, encodable by stderr."""
+    _write(sys.stderr, redact_output(text).translate(_CONTROLS) + "\n")
+
+
 def error_line(message: str) -> None:
     """The one line of an exit-2 error on stderr, redacted like every other output."""
-    _write(sys.stderr, f"dldoctor: {redact_output(message)}\n")
+    stderr_line(f"dldoctor: {message}")

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
-from dldoctor.cli._common import emit
+from dldoctor.cli._common import emit, stderr_line
 from dldoctor.lint.runner import lint_paths
 from dldoctor.render.lint import render_json, render_sarif, render_text
 
@@ -52,9 +51,9 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     result = lint_paths(args.paths, args.select, args.ignore, force_script=args.script)
     for path, message in result.errors:
-        print(f"{path}: error: {message}", file=sys.stderr)
+        stderr_line(f"{path}: error: {message}")
     for path, message in result.warnings:
-        print(f"{path}: warning: {message}", file=sys.stderr)
+        stderr_line(f"{path}: warning: {message}")
     if args.format == "json":
         emit(render_json(result))
     elif args.format == "sarif":

@@ -62,12 +62,7 @@ def run(args: argparse.Namespace) -> int:
     snap = collect_snapshot(args.python, verify_hashes=args.verify_hashes)
     text = json.dumps(snap.to_dict(), indent=1, sort_keys=True) + "\n"
     if output:
-        aside = f"{output}.{os.getpid()}.tmp"
-        write_file(aside, text, [snap.host.home])
-        try:
-            os.replace(aside, output)
-        except OSError as exc:
-            raise DldoctorError(f"cannot write {output}: {exc.strerror or exc}") from None
+        write_file(output, text, [snap.host.home], atomic=True)
     else:
         emit(text, [snap.host.home])
     return 0

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import List
 
-from dldoctor.cli._common import add_format, emit
+from dldoctor.cli._common import add_format, emit, write_file
 from dldoctor.errors import DldoctorError
 from dldoctor.model import Severity
 
@@ -61,10 +61,6 @@ def run(args: argparse.Namespace) -> int:
         order += [d for d in dists if d not in order]
     report = wheels_report(vi, snap, order, select, ignore, args.platform, args.python_version, args.vc_redist)
     if args.snapshot_out:
-        try:
-            with open(args.snapshot_out, "w", encoding="utf-8") as fh:
-                json.dump(snap.to_dict(), fh, indent=1)
-        except OSError as exc:
-            raise DldoctorError(f"-o {args.snapshot_out}: {exc.strerror or exc}") from None
+        write_file(args.snapshot_out, json.dumps(snap.to_dict(), indent=1) + "\n")
     emit(renderer(args.format)(report))
     return 1 if report.worst is not None and report.worst >= Severity.ERROR else 0

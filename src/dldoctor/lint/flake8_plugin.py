@@ -30,6 +30,14 @@ class Plugin:
         self.lines = lines
 
     def run(self) -> Iterator[Tuple[int, int, str, Type[Plugin]]]:
+        """The hits; a tree deeper than the analyses can walk ends the file's hits quietly,
+        so that one generated file cannot stop flake8's whole run."""
+        try:
+            yield from self._hits()
+        except RecursionError:
+            return
+
+    def _hits(self) -> Iterator[Tuple[int, int, str, Type[Plugin]]]:
         source = Source(Path(self.filename), "".join(self.lines))
         info = ModuleInfo(self.tree)
         script, importable = classify(source, info, force_script=False)

@@ -21,6 +21,7 @@ as an error and never stops the others.
 
 from __future__ import annotations
 
+import ast
 import os
 from pathlib import Path
 from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Sequence, Tuple
@@ -90,8 +91,18 @@ def display_path(path: Path) -> str:
 def lint_source(
     source: Source, rules: FrozenSet[str], force_script: bool = False
 ) -> List[LintFinding]:
-    """Findings for one read source (SourceError when it does not parse)."""
+    """Findings for one read source (SourceError when it does not parse).
+
+    A tree the parser accepts can still be deeper than the recursive analyses can walk
+    (``a.b.b.b...`` 600 deep): that file is reported as not analysed, never a traceback."""
     tree = parse(source)
+    try:
+        return _findings(source, tree, rules, force_script)
+    except RecursionError:
+        raise SourceError("nested too deeply to analyse, not linted") from None
+
+
+def _findings(source: Source, tree: ast.Module, rules: FrozenSet[str], force_script: bool) -> List[LintFinding]:
     info = ModuleInfo(tree)
     script, importable = classify(source, info, force_script)
     ctx = Context(source, tree, info, apis(), script, importable)

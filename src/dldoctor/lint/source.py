@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ast
 import io
-import json
 import os
 import re
 import tokenize
@@ -18,10 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, FrozenSet, Iterator, List, Tuple
 
-from dldoctor.inputs import InputError, open_regular
+from dldoctor.inputs import InputError, loads_bounded, open_regular
 
 MAX_PY_BYTES = 10 * 1024 * 1024  # hand-written code is far smaller; larger is generated
 MAX_NOTEBOOK_BYTES = 64 * 1024 * 1024  # notebooks carry image outputs
+# The parsed tree costs ~1 KB per token at worst (`x = [0, 0, ...]`: 200k tokens, 200 MB;
+# 5 MB of it on one line, 2.5 GB and minutes), so the bytes cap alone does not bound memory.
+# 150k tokens is ~15k lines of dense hand-written code; more is generated, and not linted.
+MAX_TOKENS = 150_000
 SKIP_DIRS = frozenset({"site-packages", "dist-packages", "__pycache__", "node_modules"})
 
 _NOQA = re.compile(
@@ -117,10 +120,10 @@ def _unmagic(text: str) -> str:
 
 
 def read_notebook(path: Path) -> Source:
-    try:
-        doc = json.loads(_read_bytes(path, MAX_NOTEBOOK_BYTES).decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise SourceError(f"not a notebook (invalid JSON: {exc})") from None
+    try:  # nesting and number of values bounded: a notebook is JSON anyone can write
+        doc = loads_bounded(_read_bytes(path, MAX_NOTEBOOK_BYTES), str(path), "invalid JSON")
+    except InputError as exc:
+        raise SourceError(f"not a notebook ({exc.reason})") from None
     raw_cells = doc.get("cells") if isinstance(doc, dict) else None
     if not isinstance(raw_cells, list):
         raise SourceError("not a notebook (no cells list)")
@@ -138,10 +141,9 @@ def read_notebook(path: Path) -> Source:
             continue  # a cell magic: not Python (bash, writefile, ...)
         code = _unmagic(text)
         try:
-            ast.parse(code)
-        except (SyntaxError, ValueError) as exc:
-            where = getattr(exc, "lineno", None)
-            problems.append(f"cell {number}: cannot parse: {_reason(exc)} (line {where})")
+            _parse(code, str(path))
+        except SourceError as exc:
+            problems.append(f"cell {number}: {exc}")
             continue
         n = code.count("\n")
         cells.append(Cell(number, line, n))
@@ -163,8 +165,34 @@ def read_source(path: Path) -> Source:
 
 def parse(source: Source) -> ast.Module:
     """Parse a Source; SourceError with the line for a syntax error."""
+    return _parse(source.text, str(source.path))
+
+
+def _too_many_tokens(text: str, limit: int = MAX_TOKENS) -> bool:
+    """Whether ``text`` holds more than ``limit`` tokens, counted up to ``limit`` + 1 only.
+
+    Every token is at least one character, so a short text needs no count. A text the pure
+    tokenizer rejects (where it differs from the compiler's) is judged by an upper bound that
+    needs no tokenizer: its runs of word characters and its other non-blank characters."""
+    if len(text) <= limit:
+        return False
+    count = 0
     try:
-        return ast.parse(source.text, filename=str(source.path))
+        for _ in tokenize.generate_tokens(io.StringIO(text).readline):
+            count += 1
+            if count > limit:
+                return True
+        return False
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        pieces = re.finditer(r"\w+|[^\w\s]", text)
+        return sum(1 for _ in zip(range(limit + 1), pieces)) > limit
+
+
+def _parse(text: str, filename: str) -> ast.Module:
+    if _too_many_tokens(text):
+        raise SourceError(f"more than {MAX_TOKENS:,} tokens (generated code?), not linted")
+    try:
+        return ast.parse(text, filename=filename)
     except (SyntaxError, ValueError) as exc:
         where = getattr(exc, "lineno", None)
         suffix = f" (line {where})" if where else ""

@@ -48,6 +48,9 @@ _DROP = {"PYTHONSTARTUP", "PYTHONINSPECT", "PYTHONBREAKPOINT", "PYTHONWARNINGS"}
 STDERR_HEAD = 2000  # bytes of stderr kept from the start (the first warning is often the cause)
 STDERR_TAIL = 6000  # and from the end (where the traceback or faulthandler dump is)
 MAX_EVENTS = 16 << 20  # bytes of the result file read back
+# JSON values parsed from it: a real probe writes a few thousand (--libs: ~5 per library);
+# 16 MB of `{},` would be 5M dicts (~600 MB), and one line may nest deeper than json recurses.
+MAX_EVENT_VALUES = 250_000
 
 
 @dataclass(frozen=True)
@@ -90,11 +93,15 @@ def _read_events(path: Path) -> Tuple[Dict[str, Any], ...]:
             text = fh.read(MAX_EVENTS).decode("utf-8", errors="replace")
     except OSError:
         return ()
+    budget = MAX_EVENT_VALUES
     for line in text.splitlines():
+        budget -= line.count(",") + line.count("[") + line.count("{") + 1  # values, at most
+        if budget < 0:
+            break  # what the child wrote past any real probe's size is not parsed
         try:
             obj = json.loads(line)
-        except ValueError:
-            continue  # a torn last line after a crash
+        except (ValueError, RecursionError):
+            continue  # a torn last line after a crash; a line nested deeper than json recurses
         if isinstance(obj, dict) and isinstance(obj.get("event"), str):
             out.append(obj)
     return tuple(out)

@@ -26,6 +26,7 @@ from dldoctor.conditions.compat import numpy_scan_names
 from dldoctor.conditions.frameworks import framework_table, known_importers
 from dldoctor.conditions.native import native_data
 from dldoctor.errors import DldoctorError
+from dldoctor.inputs import InputError, loads_bounded
 from dldoctor.interpreter import resolve_python, unsupported, version_guard
 from dldoctor.redact import secret_table
 from dldoctor.snapshot import gpu as gpu_mod
@@ -100,10 +101,10 @@ def _facts(python: str, run: Outcome, channel: Path) -> Dict[str, Any]:
         raise DldoctorError(f"{python} is not a Python 3.8+ interpreter (it ran without writing the collector's facts)")
     if len(raw) > MAX_FACTS:
         raise DldoctorError(f"{python}: malformed collector output (more than {MAX_FACTS >> 20} MiB)")
-    try:
-        facts = json.loads(raw.decode("utf-8"))
-    except ValueError as exc:
-        raise DldoctorError(f"{python}: malformed collector output (not JSON: {str(exc)[:120]})") from None
+    try:  # the target wrote this file: its nesting and number of values are bounded too
+        facts = loads_bounded(raw, str(python), "not JSON")
+    except InputError as exc:
+        raise DldoctorError(f"{python}: malformed collector output ({exc.reason[:160]})") from None
     if isinstance(facts, dict) and isinstance(facts.get("unsupported_python"), str):
         raise DldoctorError(f"{unsupported(facts['unsupported_python'])}: {python}")
     problem = schema_problem(facts)
