@@ -230,11 +230,16 @@ def read_json(name: str, label: Optional[str] = None, invalid: str = "not valid 
     return loads_bounded(got.data, label, invalid, max_values)
 
 
+def json_values(data: bytes) -> int:
+    """At least as many as the values JSON bytes hold, counted without parsing them: every
+    value but the first of a container follows a comma, and containers open once."""
+    return data.count(b",") + data.count(b"[") + data.count(b"{") + 1
+
+
 def check_values(data: bytes, label: str, max_values: int = MAX_JSON_VALUES) -> None:
     """Raise :class:`InputError` when JSON bytes hold more than ``max_values`` values (a
     parsed value costs tens of bytes of memory: a small file of ``[0,0,...]`` is large)."""
-    # Every JSON value but the first of a container follows a comma; containers open once.
-    values = data.count(b",") + data.count(b"[") + data.count(b"{") + 1
+    values = json_values(data)
     if values > max_values:
         raise InputError(label, f"more than {max_values:,} JSON values; not read")
 

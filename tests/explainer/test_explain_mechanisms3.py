@@ -3,18 +3,13 @@ with a text of our own writing (not a corpus case) and a text it must not claim.
 
 from __future__ import annotations
 
-from typing import List
-
 import pytest
 
-from dldoctor.explainer import diagnose_text, facts_from_mapping
+from .ranked import shown_slugs
 
 FBGEMM_126 = ('OSError: [WinError 126] The specified module could not be found. Error loading '
               '"D:\\apps\\tool\\venv\\Lib\\site-packages\\torch\\lib\\fbgemm.dll" or one of its dependencies.')
 
-
-def _ranked(text: str, **facts: str) -> List[str]:
-    return [c.slug for c in diagnose_text(text, facts=facts_from_mapping(facts) if facts else None).shown]
 
 
 # (text, the cause the mechanism implies first)
@@ -51,7 +46,7 @@ CASES = [
 
 @pytest.mark.parametrize("text, slug", CASES, ids=[s + str(i) for i, (_, s) in enumerate(CASES)])
 def test_the_mechanism_names_the_cause(text: str, slug: str) -> None:
-    ranked = _ranked(text)
+    ranked = shown_slugs(text)
     assert ranked and ranked[0] == slug, ranked[:3]
 
 
@@ -75,7 +70,7 @@ NOT_CLAIMED = [
 
 @pytest.mark.parametrize("text, slug", NOT_CLAIMED, ids=[s + str(i) for i, (_, s) in enumerate(NOT_CLAIMED)])
 def test_a_look_alike_is_not_claimed(text: str, slug: str) -> None:
-    ranked = _ranked(text)
+    ranked = shown_slugs(text)
     assert not ranked or ranked[0] != slug, ranked[:3]
 
 
@@ -85,20 +80,20 @@ def test_a_look_alike_is_not_claimed(text: str, slug: str) -> None:
     "Everything still works at runtime after the upgrade.",
 ])
 def test_healthy_text_is_not_claimed(text: str) -> None:
-    assert _ranked(text) == []
+    assert shown_slugs(text) == []
 
 
 def test_a_release_mark_alone_does_not_outrank_the_mechanism_the_message_shows() -> None:
     # WinError 126 loading fbgemm.dll: a dependency (the VC++ / OpenMP runtime) is missing; the
     # release table's 2.4.0 is a close lead, not the first answer, while the release is unknown
-    ranked = _ranked(FBGEMM_126)
+    ranked = shown_slugs(FBGEMM_126)
     assert ranked[0] == "missing-vc-runtime"
     assert "known-bad-release" in ranked[:3]
     # the machine (or the text) says 2.4.0: now the regression comes first
-    assert _ranked(FBGEMM_126, os="windows", torch_version="2.4.0")[0] == "known-bad-release"
-    assert _ranked(FBGEMM_126 + "\ntorch==2.4.0")[0] == "known-bad-release"
+    assert shown_slugs(FBGEMM_126, os="windows", torch_version="2.4.0")[0] == "known-bad-release"
+    assert shown_slugs(FBGEMM_126 + "\ntorch==2.4.0")[0] == "known-bad-release"
     # another release rules the regression out
-    assert "known-bad-release" not in _ranked(FBGEMM_126 + "\ntorch==2.5.1")
+    assert "known-bad-release" not in shown_slugs(FBGEMM_126 + "\ntorch==2.5.1")
 
 
 @pytest.mark.parametrize("text, slug", [
@@ -109,8 +104,8 @@ def test_a_release_mark_alone_does_not_outrank_the_mechanism_the_message_shows()
     ("I had called my script random.py and now numpy fails to import from that folder", "shadowed-module"),
 ])
 def test_the_words_of_the_report_name_the_cause(text: str, slug: str) -> None:
-    assert _ranked(text)[0] == slug
+    assert shown_slugs(text)[0] == slug
 
 
 def test_a_script_with_an_ordinary_name_is_not_shadowing() -> None:
-    assert "shadowed-module" not in _ranked("I named my script train.py and it prints the loss")
+    assert "shadowed-module" not in shown_slugs("I named my script train.py and it prints the loss")

@@ -3,17 +3,12 @@ with a text of our own writing (not a corpus case) and a text it must not claim.
 
 from __future__ import annotations
 
-from typing import List
-
 import pytest
 
-from dldoctor.explainer import diagnose_text, facts_from_mapping
+from dldoctor.explainer import diagnose_text
 from dldoctor.explainer.releases import mentioned_versions
 
-
-def _ranked(text: str, **facts: str) -> List[str]:
-    return [c.slug for c in diagnose_text(text, facts=facts_from_mapping(facts) if facts else None).shown]
-
+from .ranked import shown_slugs
 
 # (text, the cause the mechanism implies first)
 CASES = [
@@ -46,7 +41,7 @@ CASES = [
 
 @pytest.mark.parametrize("text, slug", CASES, ids=[s + str(i) for i, (_, s) in enumerate(CASES)])
 def test_the_mechanism_names_the_cause(text: str, slug: str) -> None:
-    ranked = _ranked(text)
+    ranked = shown_slugs(text)
     assert ranked and ranked[0] == slug, ranked[:3]
 
 
@@ -67,7 +62,7 @@ NOT_CLAIMED = [
 
 @pytest.mark.parametrize("text, slug", NOT_CLAIMED, ids=[s + str(i) for i, (_, s) in enumerate(NOT_CLAIMED)])
 def test_a_look_alike_is_not_claimed(text: str, slug: str) -> None:
-    ranked = _ranked(text)
+    ranked = shown_slugs(text)
     assert not ranked or ranked[0] != slug, ranked[:3]
 
 
@@ -77,7 +72,7 @@ def test_a_look_alike_is_not_claimed(text: str, slug: str) -> None:
     "The notebook runs in Jupyter Lab on the cluster",
 ])
 def test_healthy_text_is_not_claimed(text: str) -> None:
-    assert _ranked(text) == []
+    assert shown_slugs(text) == []
 
 
 def test_pip_arbitrary_equality_names_the_release() -> None:
@@ -91,13 +86,13 @@ DLL_FAILED = "ImportError: DLL load failed: The specified module could not be fo
 def test_the_machine_release_is_a_candidate_when_the_text_fails_to_load() -> None:
     # the text names no release, the machine has one the table lists for Windows: the
     # regression is a candidate (and first), not only a weight on candidates the text proposed
-    ranked = _ranked(DLL_FAILED, os="windows", torch_version="1.3.0")
+    ranked = shown_slugs(DLL_FAILED, os="windows", torch_version="1.3.0")
     assert ranked[0] == "known-bad-release"
     # an unlisted release, another OS, or a text that is no load failure: not claimed
-    assert "known-bad-release" not in _ranked(DLL_FAILED, os="windows", torch_version="1.3.1")
-    assert "known-bad-release" not in _ranked(DLL_FAILED, os="linux", torch_version="1.3.0")
+    assert "known-bad-release" not in shown_slugs(DLL_FAILED, os="windows", torch_version="1.3.1")
+    assert "known-bad-release" not in shown_slugs(DLL_FAILED, os="linux", torch_version="1.3.0")
     oom = "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB"
-    assert "known-bad-release" not in _ranked(oom, os="windows", torch_version="1.3.0")
+    assert "known-bad-release" not in shown_slugs(oom, os="windows", torch_version="1.3.0")
 
 
 def test_the_english_words_of_error_1114_are_a_dll_initialisation_failure() -> None:
@@ -105,8 +100,8 @@ def test_the_english_words_of_error_1114_are_a_dll_initialisation_failure() -> N
     # not only "DLL initialization routine failed"
     text = ("ImportError: DLL load failed while importing _native: A dynamic link library (DLL) "
             "initialization routine failed.")
-    assert _ranked(text)[0] == "missing-vc-runtime"
-    assert "known-bad-release" in _ranked(text)[:3]
+    assert shown_slugs(text)[0] == "missing-vc-runtime"
+    assert "known-bad-release" in shown_slugs(text)[:3]
 
 
 ONNX_1114 = ('  File "C:\\env\\lib\\site-packages\\onnx\\__init__.py", line 77, in <module>\n'
@@ -115,9 +110,9 @@ ONNX_1114 = ('  File "C:\\env\\lib\\site-packages\\onnx\\__init__.py", line 77, 
 
 
 def test_onnx_native_module_failing_on_windows_is_the_listed_release() -> None:
-    assert _ranked(ONNX_1114)[0] == "known-bad-release"
+    assert shown_slugs(ONNX_1114)[0] == "known-bad-release"
     # the text names another onnx release: the regression is not claimed
-    assert _ranked(ONNX_1114 + "\nonnx==1.15.0")[0] != "known-bad-release"
+    assert shown_slugs(ONNX_1114 + "\nonnx==1.15.0")[0] != "known-bad-release"
 
 
 def test_a_listed_machine_release_outweighs_a_weak_textual_lead() -> None:
@@ -125,9 +120,9 @@ def test_a_listed_machine_release_outweighs_a_weak_textual_lead() -> None:
     # small); the machine's torch 2.4.0 on Windows, listed for this very failure, decides
     text = ('OSError: Error loading "C:\\v\\Lib\\site-packages\\torch\\lib\\cudnn_ops64_9.dll" '
             "or one of its dependencies.")
-    assert _ranked(text)[0] != "known-bad-release"
-    assert _ranked(text, os="windows", torch_version="2.4.0")[0] == "known-bad-release"
-    assert _ranked(text, os="windows", torch_version="2.5.1")[0] != "known-bad-release"
+    assert shown_slugs(text)[0] != "known-bad-release"
+    assert shown_slugs(text, os="windows", torch_version="2.4.0")[0] == "known-bad-release"
+    assert shown_slugs(text, os="windows", torch_version="2.5.1")[0] != "known-bad-release"
 
 
 @pytest.mark.parametrize("text, among", [
@@ -153,4 +148,4 @@ def test_a_failure_told_in_words_gets_an_honest_low_answer(text: str, among: str
     "The installer could not be simpler: pip install tensorflow and it works",
 ])
 def test_words_of_success_get_no_answer(text: str) -> None:
-    assert _ranked(text) == []
+    assert shown_slugs(text) == []

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
+from dldoctor.inputs import json_values
 from dldoctor.interpreter import version_guard
 from dldoctor.supervise import run_supervised
 
@@ -90,16 +91,16 @@ def _read_events(path: Path) -> Tuple[Dict[str, Any], ...]:
     out: List[Dict[str, Any]] = []
     try:
         with path.open("rb") as fh:
-            text = fh.read(MAX_EVENTS).decode("utf-8", errors="replace")
+            raw = fh.read(MAX_EVENTS)
     except OSError:
         return ()
     budget = MAX_EVENT_VALUES
-    for line in text.splitlines():
-        budget -= line.count(",") + line.count("[") + line.count("{") + 1  # values, at most
+    for line in raw.splitlines():
+        budget -= json_values(line)
         if budget < 0:
             break  # what the child wrote past any real probe's size is not parsed
         try:
-            obj = json.loads(line)
+            obj = json.loads(line.decode("utf-8", errors="replace"))
         except (ValueError, RecursionError):
             continue  # a torn last line after a crash; a line nested deeper than json recurses
         if isinstance(obj, dict) and isinstance(obj.get("event"), str):
