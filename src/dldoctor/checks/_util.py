@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ntpath
 import posixpath
+import re
+import shlex
 from types import ModuleType
 
 from dldoctor.snapshot.model import Snapshot
@@ -46,3 +48,16 @@ def pip_of(snapshot: Snapshot) -> str:
         return "python -m pip"
     quoted = f'"{exe}"' if any(c in exe for c in " &()'") else exe
     return f"{quoted} -m pip"
+
+
+def shell_path(snap: Snapshot, path: str) -> str:
+    """A path as a shell word that still works after home is shown as ``~``: the home part
+    stays outside quotes so the shell expands it."""
+    if snap.host.os == "windows":
+        return "'" + path.replace("'", "''") + "'"
+    home = snap.host.home.rstrip("/")
+    rest, lead = path, ""
+    if home and path.startswith(home + "/"):
+        lead, rest = "~/", path[len(home) + 1:]
+    # ~ inside a word is literal to the shell (only a leading one expands), so ~orch stays bare.
+    return lead + (rest if re.fullmatch(r"[\w@%+=:,./-][\w@%+=:,./~-]*", rest) else shlex.quote(rest))

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import re
-import shlex
 from typing import Dict, Iterator, List
 
 from packaging.utils import canonicalize_name
 
 from dldoctor.checks import check, finding
 from dldoctor.checks._layers import delegated
-from dldoctor.checks._util import is_within, norm, pip_of
+from dldoctor.checks._util import is_within, norm, pip_of, shell_path
 from dldoctor.conditions.frameworks import conda_names
 from dldoctor.model import Finding, Severity
 from dldoctor.snapshot.model import Distribution, Snapshot
@@ -128,19 +126,6 @@ def corrupt_install(snap: Snapshot) -> Iterator[Finding]:
             )
 
 
-def _shell_path(snap: Snapshot, path: str) -> str:
-    """A path as a shell word that still works after home is shown as ``~``: the home part
-    stays outside quotes so the shell expands it."""
-    if snap.host.os == "windows":
-        return "'" + path.replace("'", "''") + "'"
-    home = snap.host.home.rstrip("/")
-    rest, lead = path, ""
-    if home and path.startswith(home + "/"):
-        lead, rest = "~/", path[len(home) + 1:]
-    # ~ inside a word is literal to the shell (only a leading one expands), so ~orch stays bare.
-    return lead + (rest if re.fullmatch(r"[\w@%+=:,./-][\w@%+=:,./~-]*", rest) else shlex.quote(rest))
-
-
 @check("pip-leftovers")
 def pip_leftovers(snap: Snapshot) -> Iterator[Finding]:
     by_folder: Dict[str, List[str]] = {}
@@ -154,9 +139,9 @@ def pip_leftovers(snap: Snapshot) -> Iterator[Finding]:
         gone = [s for s in stems if not any(len(n) == len(s) and n.endswith(s[1:].lower()) for n in names)]
         shown = ", ".join(p.replace("\\", "/").rsplit("/", 1)[-1] for p in paths[:6])
         if snap.host.os == "windows":
-            cmd = "Remove-Item -Recurse -Force " + ", ".join(_shell_path(snap, p) for p in paths)
+            cmd = "Remove-Item -Recurse -Force " + ", ".join(shell_path(snap, p) for p in paths)
         else:
-            cmd = "rm -rf " + " ".join(_shell_path(snap, p) for p in paths)
+            cmd = "rm -rf " + " ".join(shell_path(snap, p) for p in paths)
         message = f"an interrupted pip run left {len(paths)} folder(s) in {folder}: " \
             f"{shown} (pip warns: Ignoring invalid distribution -{stems[0][1:]})"
         if gone:
