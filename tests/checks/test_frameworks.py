@@ -10,6 +10,7 @@ from typing import Callable
 import pytest
 
 from dldoctor.checks import run_checks
+from dldoctor.checks._util import pip_of
 from dldoctor.checks.frameworks import _check_known_bad
 from dldoctor.conditions.releases import known_bad_releases
 from dldoctor.explainer import explain as explain_text
@@ -150,4 +151,14 @@ def test_a_fix_runs_the_judged_interpreters_pip(torch_snap: Snapshot) -> None:
     assert fix_with(other) == f"Run `{exe} -m pip install torch==2.12.0`."
     spaced = dataclasses.replace(other, interpreter=dataclasses.replace(
         torch_snap.interpreter, executable="/opt/my envs/torch/bin/python"))
-    assert fix_with(spaced) == 'Run `"/opt/my envs/torch/bin/python" -m pip install torch==2.12.0`.'
+    assert fix_with(spaced) == "Run `'/opt/my envs/torch/bin/python' -m pip install torch==2.12.0`."
+    # under home: `~/` stays outside the quotes, so the command works once home is shown as ~
+    home = torch_snap.host.home.rstrip("/")
+    at_home = dataclasses.replace(other, interpreter=dataclasses.replace(
+        torch_snap.interpreter, executable=f"{home}/my envs/t$x/bin/python"))
+    assert fix_with(at_home) == "Run `~/'my envs/t$x/bin/python' -m pip install torch==2.12.0`."
+    win = dataclasses.replace(other, host=dataclasses.replace(torch_snap.host, os="windows"))
+    for exe, start in ((r"C:\envs\t\Scripts\python.exe", r"C:\envs\t\Scripts\python.exe -m pip"),
+                       (r"C:\Program Files\Python311\python.exe", r"& 'C:\Program Files\Python311\python.exe' -m pip")):
+        exe_win = dataclasses.replace(win, interpreter=dataclasses.replace(torch_snap.interpreter, executable=exe))
+        assert pip_of(exe_win) == start

@@ -40,14 +40,17 @@ def env_of_interpreter(snapshot: Snapshot, exe: str) -> str:
 def pip_of(snapshot: Snapshot) -> str:
     """How a fix runs pip for the judged interpreter: ``python -m pip`` only when the shell's
     ``python`` (the first on the snapshot's PATH) belongs to that interpreter's environment;
-    otherwise its full path, because with ``--python PY``, or a doctor installed outside the
-    patient (pipx), a bare ``python`` installs into some other environment."""
+    otherwise its full path as a shell word (:func:`shell_path`: home stays outside quotes, so the
+    command still works once home is shown as ``~``), because with ``--python PY``, or a doctor
+    installed outside the patient (pipx), a bare ``python`` installs into some other environment."""
     exe = snapshot.interpreter.executable
     shell = snapshot.path_tools.get("python")
     if not exe or (shell is not None and env_of_interpreter(snapshot, shell.path) == env_of_interpreter(snapshot, exe)):
         return "python -m pip"
-    quoted = f'"{exe}"' if any(c in exe for c in " &()'") else exe
-    return f"{quoted} -m pip"
+    if snapshot.host.os != "windows":
+        return f"{shell_path(snapshot, exe)} -m pip"
+    # PowerShell runs a quoted path only through its call operator
+    return f"{exe} -m pip" if re.fullmatch(r"[\w@%+=:,.\\/-]+", exe) else f"& {shell_path(snapshot, exe)} -m pip"
 
 
 def shell_path(snap: Snapshot, path: str) -> str:
