@@ -38,6 +38,11 @@ CASES = [
     ("Error in cpp_lantern_init(file.path(install_path(), \"lib\")) : "
      "C:\\Users\\r\\AppData\\Local\\R\\win-library\\4.3\\torch\\lib\\lantern.dll - "
      "The specified module could not be found.", "missing-vc-runtime"),
+    # torch's newer wording of error 801, without the number
+    ("RuntimeError: CUDA error: operation not supported\nCUDA kernel errors might be asynchronously "
+     "reported at some other API call", "cuda-ipc-unsupported"),
+    # the user's words: one framework installed by two installers
+    ("I have both conda pytorch and pip torch in this env and now import torch crashes", "duplicate-install"),
 ]
 
 
@@ -74,6 +79,9 @@ NOT_CLAIMED = [
      "undefined symbol: _ZTIN2at10TensorImplE", "known-bad-release"),
     # the CPU chosen on purpose is not a failure
     ("I run on the GPU instead of the CPU and it is fast", "cpu-only-build"),
+    # trying two installers is not having two installs
+    ("I tried both conda and pip: neither finds a torch for Python 3.13\n"
+     "ERROR: No matching distribution found for torch", "duplicate-install"),
 ]
 
 
