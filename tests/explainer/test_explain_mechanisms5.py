@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from dldoctor.explainer import diagnose_text
+from dldoctor.explainer.match import is_fallback
+
 from .ranked import shown_slugs
 
 # (text, the cause the mechanism implies first)
@@ -43,6 +46,15 @@ CASES = [
      "reported at some other API call", "cuda-ipc-unsupported"),
     # the user's words: one framework installed by two installers
     ("I have both conda pytorch and pip torch in this env and now import torch crashes", "duplicate-install"),
+    # Python 2 printed the missing module bare, without quotes
+    ("  File \"train.py\", line 1, in <module>\n    import torch\nImportError: No module named torch",
+     "interpreter-mismatch"),
+    # the user names the stray DLL before the folder
+    ("ImportError: DLL load failed while importing cv2: The specified procedure could not be found.\n"
+     "There is an old opencv_world3410.dll in C:\\Windows\\System32", "dll-version-conflict"),
+    # an install that ran out of disk left a partial copy
+    ("ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device\n"
+     "now import torch fails", "corrupt-install"),
 ]
 
 
@@ -56,6 +68,12 @@ def test_a_nightly_that_lacks_a_library_is_a_release_question() -> None:
     text = ("torch 2.6.0.dev20241112+cu124 from the nightly index\n"
             "OSError: libcudnn_graph.so.9: cannot open shared object file: No such file or directory")
     assert "known-bad-release" in shown_slugs(text)[:2]
+
+
+def test_a_missing_submodule_is_not_the_framework_missing() -> None:
+    # Python 2's bare name stops at the name: torch.distributed.elastic is another question
+    top = diagnose_text("ModuleNotFoundError: No module named torch.distributed.elastic").candidates[0]
+    assert is_fallback(top), top
 
 
 # (text, a cause it must not put first) for texts that look alike and show another mechanism
