@@ -55,6 +55,16 @@ CASES = [
     # an install that ran out of disk left a partial copy
     ("ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device\n"
      "now import torch fails", "corrupt-install"),
+    # the user's words name the import order
+    ("Changing the import order fixes it: with open3d imported in a different order the crash is gone",
+     "import-order-conflict"),
+    # a package's own import-time check of a dependency's version
+    ("ImportError: Numba needs NumPy 1.26 or less. Got NumPy 2.0.", "requirement-conflict"),
+    # an extension that names the torch it was built for and the one it found
+    ("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+     "    PyTorch 2.2.0+cu121 with CUDA 1201 (you have 2.4.1+cu124)", "extension-abi-mismatch"),
+    # DGL's per-torch bridge library for this torch is not there
+    ("FileNotFoundError: Cannot find DGL C++ tensoradapter_pytorch_2.5.1.so library", "extension-abi-mismatch"),
 ]
 
 
@@ -97,6 +107,9 @@ NOT_CLAIMED = [
      "undefined symbol: _ZTIN2at10TensorImplE", "known-bad-release"),
     # the CPU chosen on purpose is not a failure
     ("I run on the GPU instead of the CPU and it is fast", "cpu-only-build"),
+    # "order" in another sense
+    ("My order of operations: pip install torch, then run train.py. ModuleNotFoundError: No module named 'torch'",
+     "import-order-conflict"),
     # trying two installers is not having two installs
     ("I tried both conda and pip: neither finds a torch for Python 3.13\n"
      "ERROR: No matching distribution found for torch", "duplicate-install"),
