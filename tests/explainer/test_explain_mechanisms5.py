@@ -65,6 +65,14 @@ CASES = [
      "    PyTorch 2.2.0+cu121 with CUDA 1201 (you have 2.4.1+cu124)", "extension-abi-mismatch"),
     # DGL's per-torch bridge library for this torch is not there
     ("FileNotFoundError: Cannot find DGL C++ tensoradapter_pytorch_2.5.1.so library", "extension-abi-mismatch"),
+    # PaddlePaddle's dynamic loader words for a CUDA library it cannot load
+    ("RuntimeError: (PreconditionNotMet) Cannot load cublas shared library. Cannot invoke method cublasCreate_v2.\n"
+     "  [Hint: cublas_dso_handle should not be null.]", "missing-shared-library"),
+    # an application's own banner that CUDA is unavailable
+    ("[!] CUDA acceleration is unavailable, running at 2 FPS", "cpu-only-build"),
+    # the user's words: a laptop with two GPUs, CUDA finds no device
+    ("Laptop with Intel UHD + RTX 4060: cuInit returns error 100 (CUDA_ERROR_NO_DEVICE) but nvidia-smi works",
+     "hybrid-graphics"),
 ]
 
 
