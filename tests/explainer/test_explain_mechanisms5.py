@@ -73,6 +73,18 @@ CASES = [
     # the user's words: a laptop with two GPUs, CUDA finds no device
     ("Laptop with Intel UHD + RTX 4060: cuInit returns error 100 (CUDA_ERROR_NO_DEVICE) but nvidia-smi works",
      "hybrid-graphics"),
+    # the traceback's first frame is the user's script, named like the module that lacks the attribute
+    ("Traceback (most recent call last):\n  File \"/home/u/copy.py\", line 1, in <module>\n    import torch\n"
+     "  File \"/venv/lib/python3.10/site-packages/torch/__init__.py\", line 9, in <module>\n    import copy\n"
+     "AttributeError: module 'copy' has no attribute 'deepcopy'", "shadowed-module"),
+    # a partially initialized module of any name
+    ("AttributeError: partially initialized module 'ultralytics' has no attribute 'YOLO' "
+     "(most likely due to a circular import)", "shadowed-module"),
+    # the user's words: it works from cmd, not from the IDE
+    ("In PyCharm import torch fails. But I use cmd to import torch, it can work.", "interpreter-mismatch"),
+    # a ROS launcher's interpreter is not the conda env's
+    ("When running roslaunch my_pkg run.launch I get cannot find module pyrr, though I can import it in python",
+     "interpreter-mismatch"),
 ]
 
 
@@ -118,6 +130,9 @@ NOT_CLAIMED = [
     # "order" in another sense
     ("My order of operations: pip install torch, then run train.py. ModuleNotFoundError: No module named 'torch'",
      "import-order-conflict"),
+    # a script whose name is not the module that lacks the attribute
+    ("Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>\n    np.float(1)\n"
+     "AttributeError: module 'numpy' has no attribute 'float'", "shadowed-module"),
     # trying two installers is not having two installs
     ("I tried both conda and pip: neither finds a torch for Python 3.13\n"
      "ERROR: No matching distribution found for torch", "duplicate-install"),
