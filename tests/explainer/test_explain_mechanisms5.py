@@ -85,6 +85,27 @@ CASES = [
     # a ROS launcher's interpreter is not the conda env's
     ("When running roslaunch my_pkg run.launch I get cannot find module pyrr, though I can import it in python",
      "interpreter-mismatch"),
+    # protobuf's advice, pasted alone
+    ("TypeError: ... 1. Downgrade the protobuf package to 3.20.x or lower.", "requirement-conflict"),
+    # .NET's words for LoadLibrary's error 126
+    ("System.DllNotFoundException: Unable to load DLL 'onnxruntime' or one of its dependencies: "
+     "The specified module could not be found. (Exception from HRESULT: 0x8007007E)", "missing-shared-library"),
+    # TensorFlow Probability's import-time check of TensorFlow's version
+    ("This version of TensorFlow Probability requires TensorFlow version >= 2.14; Detected an installation "
+     "of version 2.11.0. Please upgrade TensorFlow to proceed.", "requirement-conflict"),
+    # transformers' lazy import wraps a TensorFlow error
+    ("RuntimeError: Failed to import transformers.models.bert.modeling_tf_bert because of the following error "
+     "(look up to see its traceback):\nNo module named 'keras.engine'", "transitive-framework-import"),
+    # torch's bridge to the CUDA driver fails where no NVIDIA driver is
+    ("OSError: [WinError 126] The specified module could not be found. Error loading "
+     "\"C:\\ComfyUI\\venv\\Lib\\site-packages\\torch\\lib\\caffe2_nvrtc.dll\" or one of its dependencies.",
+     "missing-shared-library"),
+    # torchvision's own extension fails to load a DLL
+    ("----> 2 from torchvision import _C\nImportError: DLL load failed: The specified module could not be found.",
+     "companion-mismatch"),
+    # a known extension package with an undefined symbol, even cut off
+    ("ImportError: /env/lib/python3.11/site-packages/flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so: "
+     "undefined symbol:", "extension-abi-mismatch"),
 ]
 
 
@@ -133,6 +154,9 @@ NOT_CLAIMED = [
     # a script whose name is not the module that lacks the attribute
     ("Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>\n    np.float(1)\n"
      "AttributeError: module 'numpy' has no attribute 'float'", "shadowed-module"),
+    # torch's own CUDA library with a symbol of another CUDA: not an extension built for another torch
+    ("ImportError: /venv/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: "
+     "cudaGetDriverEntryPointByVersion, version libcudart.so.12", "extension-abi-mismatch"),
     # trying two installers is not having two installs
     ("I tried both conda and pip: neither finds a torch for Python 3.13\n"
      "ERROR: No matching distribution found for torch", "duplicate-install"),
