@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .ranked import shown_slugs
+from .ranked import assert_named_first, assert_not_named_first, case_ids, shown_slugs
 
 FBGEMM_126 = ('OSError: [WinError 126] The specified module could not be found. Error loading '
               '"D:\\apps\\tool\\venv\\Lib\\site-packages\\torch\\lib\\fbgemm.dll" or one of its dependencies.')
@@ -44,10 +44,9 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("text, slug", CASES, ids=[s + str(i) for i, (_, s) in enumerate(CASES)])
+@pytest.mark.parametrize("text, slug", CASES, ids=case_ids(CASES))
 def test_the_mechanism_names_the_cause(text: str, slug: str) -> None:
-    ranked = shown_slugs(text)
-    assert ranked and ranked[0] == slug, ranked[:3]
+    assert_named_first(text, slug)
 
 
 # (text, a cause it must not put first) for texts that look alike and show another mechanism
@@ -68,10 +67,9 @@ NOT_CLAIMED = [
 ]
 
 
-@pytest.mark.parametrize("text, slug", NOT_CLAIMED, ids=[s + str(i) for i, (_, s) in enumerate(NOT_CLAIMED)])
+@pytest.mark.parametrize("text, slug", NOT_CLAIMED, ids=case_ids(NOT_CLAIMED))
 def test_a_look_alike_is_not_claimed(text: str, slug: str) -> None:
-    ranked = shown_slugs(text)
-    assert not ranked or ranked[0] != slug, ranked[:3]
+    assert_not_named_first(text, slug)
 
 
 @pytest.mark.parametrize("text", [

@@ -8,7 +8,7 @@ import pytest
 from dldoctor.explainer import diagnose_text
 from dldoctor.explainer.releases import mentioned_versions
 
-from .ranked import shown_slugs
+from .ranked import assert_named_first, assert_not_named_first, case_ids, shown_slugs
 
 # (text, the cause the mechanism implies first)
 CASES = [
@@ -39,10 +39,9 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("text, slug", CASES, ids=[s + str(i) for i, (_, s) in enumerate(CASES)])
+@pytest.mark.parametrize("text, slug", CASES, ids=case_ids(CASES))
 def test_the_mechanism_names_the_cause(text: str, slug: str) -> None:
-    ranked = shown_slugs(text)
-    assert ranked and ranked[0] == slug, ranked[:3]
+    assert_named_first(text, slug)
 
 
 # (text, a cause it must not put first) for texts that look alike and show another mechanism
@@ -60,10 +59,9 @@ NOT_CLAIMED = [
 ]
 
 
-@pytest.mark.parametrize("text, slug", NOT_CLAIMED, ids=[s + str(i) for i, (_, s) in enumerate(NOT_CLAIMED)])
+@pytest.mark.parametrize("text, slug", NOT_CLAIMED, ids=case_ids(NOT_CLAIMED))
 def test_a_look_alike_is_not_claimed(text: str, slug: str) -> None:
-    ranked = shown_slugs(text)
-    assert not ranked or ranked[0] != slug, ranked[:3]
+    assert_not_named_first(text, slug)
 
 
 @pytest.mark.parametrize("text", [
