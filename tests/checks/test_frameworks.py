@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Dict
 
 import pytest
+from packaging.version import Version
 
 from dldoctor.checks import run_checks
 from dldoctor.checks._util import pip_of
-from dldoctor.checks.frameworks import _check_known_bad
+from dldoctor.checks.frameworks import _check_known_bad, _cpu_facts
 from dldoctor.conditions.releases import known_bad_releases
 from dldoctor.explainer import explain as explain_text
 from dldoctor.snapshot import gpu as gpu_mod
@@ -20,6 +21,7 @@ from dldoctor.snapshot.model import PathTool, Snapshot
 
 from ..builders import PLAIN, FakeDriver, findings, snapshot
 from ..conftest import check_json, pip_install, slugs, venv_python
+from .test_healthy_zoo import zoo_venv
 
 
 @pytest.fixture(scope="module")
@@ -162,3 +164,47 @@ def test_a_fix_runs_the_judged_interpreters_pip(torch_snap: Snapshot) -> None:
                        (r"C:\Program Files\Python311\python.exe", r"& 'C:\Program Files\Python311\python.exe' -m pip")):
         exe_win = dataclasses.replace(win, interpreter=dataclasses.replace(torch_snap.interpreter, executable=exe))
         assert pip_of(exe_win) == start
+
+
+# The CPUs the table's rows were confirmed on (qemu-x86_64 -cpu MODEL, instruction_sets.toml):
+# Westmere has SSE4.2 but no AVX; Core 2 has neither. A CPU without AVX cannot exist here, so
+# it is the one faked fact, put where the collector puts it (Host.cpu_features).
+WESTMERE = {"sse4_1": True, "sse4_2": True, "popcnt": True, "avx": False, "avx2": False, "fma": False, "avx512f": False}
+CORE2 = {**WESTMERE, "sse4_1": False, "sse4_2": False, "popcnt": False}
+
+
+def on_cpu(snap: Snapshot, features: Dict[str, bool]) -> Snapshot:
+    return dataclasses.replace(snap, host=dataclasses.replace(snap.host, cpu_features=features))
+
+
+@pytest.fixture(scope="module")
+def tf_snap() -> Snapshot:
+    """The healthy zoo's real tensorflow-cpu venv (its imports proven there)."""
+    return collect_snapshot(str(venv_python(zoo_venv("tensorflow"))))
+
+
+def test_cpu_instructions_unsupported_is_found(tf_snap: Snapshot) -> None:
+    tf = tf_snap.distribution("tensorflow-cpu")
+    assert tf is not None
+    found = findings(on_cpu(tf_snap, WESTMERE), "cpu-instructions-unsupported")
+    assert [f.message.split(":")[0] for f in found] == [
+        f"{tf.name} {tf.version} is built to use AVX, which this CPU does not offer"]
+    assert "tensorflow==1.5.1" in found[0].fix and str(venv_python(zoo_venv("tensorflow"))) in found[0].fix
+    # NumPy needs SSE4.2 only from 2.4 on: named on a Core 2, not on Westmere.
+    numpy = tf_snap.distribution("numpy")
+    assert numpy is not None
+    core2 = findings(on_cpu(tf_snap, CORE2), "cpu-instructions-unsupported")
+    numpy_too = {f"numpy {numpy.version}"} if Version(numpy.version) >= Version("2.4") else set()
+    assert {f.message.split(" is built")[0] for f in core2} == {f"{tf.name} {tf.version}"} | numpy_too
+
+
+def test_cpu_instructions_unsupported_is_quiet_when_healthy(tf_snap: Snapshot, torch_snap: Snapshot) -> None:
+    # This machine's CPU, as the collector read it: it has AVX, and tensorflow imports here.
+    assert tf_snap.host.cpu_features.get("avx") is True
+    assert findings(tf_snap, "cpu-instructions-unsupported") == []
+    # torch 2.13.0+cpu imports on a CPU without AVX (Westmere): no finding for it.
+    assert findings(on_cpu(torch_snap, WESTMERE), "cpu-instructions-unsupported") == []
+    # A CPU the OS was not asked about (another architecture, an older snapshot) is no CPU without AVX.
+    unknown = on_cpu(tf_snap, {})
+    assert findings(unknown, "cpu-instructions-unsupported") == []
+    assert "not recorded" in _cpu_facts(unknown) and _cpu_facts(tf_snap) == ""

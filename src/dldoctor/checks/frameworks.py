@@ -11,6 +11,7 @@ from packaging.version import InvalidVersion, Version
 
 from dldoctor.checks import check, finding
 from dldoctor.checks._util import pip_of
+from dldoctor.conditions.instruction_sets import instruction_requirements
 from dldoctor.conditions.releases import known_bad_releases
 from dldoctor.model import Finding
 from dldoctor.snapshot.model import Snapshot
@@ -127,3 +128,35 @@ def transitive_framework_import(snap: Snapshot) -> Iterator[Finding]:
                      f"{fw_dist} works, or uninstall {fw_dist} if nothing here needs it."),
                 snapshot=snap,
             )
+
+
+def _cpu_facts(snap: Snapshot) -> str:
+    unknown = "the CPU's instruction sets were not recorded (not x86, or an older snapshot)"
+    return "" if snap.host.cpu_features else unknown
+
+
+@check("cpu-instructions-unsupported", applies=_cpu_facts)
+def cpu_instructions_unsupported(snap: Snapshot) -> Iterator[Finding]:
+    """A distribution whose wheels need an x86 extension (AVX) this CPU does not offer: its
+    import dies with SIGILL before Python can say why. Only flags the OS answered count."""
+    cpu = snap.host.cpu_features
+    for req in instruction_requirements():
+        for dist in snap.distributions:
+            if canonicalize_name(dist.name) not in req.dists:
+                continue
+            try:
+                if Version(dist.version) < req.since:
+                    continue
+            except InvalidVersion:
+                continue
+            lacking = [flag for flag in req.needs if cpu.get(flag) is False]
+            if lacking:
+                flags = ", ".join(f.upper().replace("_", ".") for f in lacking)
+                yield finding(
+                    "cpu-instructions-unsupported",
+                    f"{dist.name} {dist.version} is built to use {flags}, which this CPU does not offer: {req.symptom}",
+                    [("installed", f"{dist.name} {dist.version}"), ("CPU lacks", flags),
+                     ("needs it since", f"{dist.name} {req.since} ({req.source})")],
+                    fix=req.fix.replace("{pip}", pip_of(snap)),
+                    snapshot=snap,
+                )

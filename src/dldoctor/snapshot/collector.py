@@ -176,7 +176,65 @@ def host():
         "machine": platform.machine(),
         "libc": libc,
         "home": os.path.expanduser("~"),
+        "cpu_features": cpu_features(),
     }
+
+
+# The x86 extensions wheels may need (conditions/instruction_sets.toml), as Linux names them.
+CPU_FLAGS = ("sse4_1", "sse4_2", "popcnt", "avx", "avx2", "fma", "avx512f")
+# Windows: IsProcessorFeaturePresent ids (winnt.h PF_*_INSTRUCTIONS_AVAILABLE).
+WINDOWS_PF = {"sse4_1": 37, "sse4_2": 38, "avx": 39, "avx2": 40, "avx512f": 41}
+# macOS (Intel, or Rosetta): sysctl machdep.cpu.features / leaf7_features words.
+SYSCTL_WORDS = {"SSE4.1": "sse4_1", "SSE4.2": "sse4_2", "POPCNT": "popcnt", "AVX1.0": "avx",
+                "AVX2": "avx2", "FMA": "fma", "AVX512F": "avx512f"}
+
+
+def cpu_features_from_cpuinfo(text):
+    """{flag: offered} from /proc/cpuinfo's first "flags" line; {} when it has none."""
+    for line in text.splitlines():
+        if line.startswith("flags"):
+            have = set(line.partition(":")[2].split())
+            return {flag: flag in have for flag in CPU_FLAGS}
+    return {}
+
+
+def cpu_features_from_sysctl(text):
+    """{flag: offered} from the words of ``sysctl -n machdep.cpu.features machdep.cpu.leaf7_features``."""
+    have = set(text.upper().split())
+    return {flag: word in have for word, flag in SYSCTL_WORDS.items()} if have else {}
+
+
+def cpu_features_from_windows(present):
+    """{flag: offered} from IsProcessorFeaturePresent. A Windows older than an id answers
+    FALSE for it, so a CPU reported without even SSE4.1 is unknown ({}), not a CPU without
+    AVX. POPCNT came with SSE4.2 on every CPU that has SSE4.2."""
+    answers = {flag: bool(present(pf)) for flag, pf in WINDOWS_PF.items()}
+    if not answers["sse4_1"]:
+        return {}
+    if answers["sse4_2"]:
+        answers["popcnt"] = True
+    return answers
+
+
+def cpu_features():
+    """The x86 extensions this CPU offers, as the OS reports them to this interpreter (an
+    x86_64 Python under Rosetta sees Rosetta's CPU); {} when not x86 or the OS did not say."""
+    if platform.machine().lower() not in ("x86_64", "amd64", "i386", "i686", "x86"):
+        return {}
+    try:
+        if sys.platform.startswith("linux"):
+            return cpu_features_from_cpuinfo(read_text("/proc/cpuinfo", 1 << 16))
+        if sys.platform == "win32":
+            import ctypes
+            return cpu_features_from_windows(ctypes.windll.kernel32.IsProcessorFeaturePresent)
+        if sys.platform == "darwin":
+            import subprocess
+            done = subprocess.run(["sysctl", "-n", "machdep.cpu.features", "machdep.cpu.leaf7_features"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=5, check=False)
+            return cpu_features_from_sysctl(done.stdout[:1 << 16].decode("ascii", "replace"))
+    except Exception:
+        pass
+    return {}
 
 
 def read_text(path, limit=1 << 20):

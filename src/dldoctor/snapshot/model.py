@@ -61,6 +61,10 @@ class Host:
     libc: str = ""
     home: str = ""
     gpu: Gpu = Gpu()
+    # x86 instruction-set extensions the OS was asked about -> whether the CPU offers them
+    # (Linux flag names: "avx", "sse4_2"); a flag it could not be asked about is absent, so
+    # an empty mapping means unknown (another CPU family, an older snapshot), never "none".
+    cpu_features: Dict[str, bool] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass(frozen=True)
