@@ -1,5 +1,6 @@
-"""Framework-build checks on the real torch venv; the NVIDIA driver is the one faked fact
-(it cannot exist here), injected through the Gpu value the collector's seam produces."""
+"""Framework-build checks on the real torch and tensorflow venvs. The faked facts are what
+cannot exist here, each put where the collector puts it: an NVIDIA driver (the Gpu value of
+the collector's seam) and a CPU without AVX (Host.cpu_features)."""
 
 from __future__ import annotations
 
