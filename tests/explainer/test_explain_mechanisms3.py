@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .ranked import assert_named_first, assert_not_named_first, case_ids, shown_slugs
+from .ranked import shown_slugs
 
 FBGEMM_126 = ('OSError: [WinError 126] The specified module could not be found. Error loading '
               '"D:\\apps\\tool\\venv\\Lib\\site-packages\\torch\\lib\\fbgemm.dll" or one of its dependencies.')
@@ -44,11 +44,6 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("text, slug", CASES, ids=case_ids(CASES))
-def test_the_mechanism_names_the_cause(text: str, slug: str) -> None:
-    assert_named_first(text, slug)
-
-
 # (text, a cause it must not put first) for texts that look alike and show another mechanism
 NOT_CLAIMED = [
     # PyPI's list (no local variants) without the +cu117 build: the index is the question
@@ -67,18 +62,12 @@ NOT_CLAIMED = [
 ]
 
 
-@pytest.mark.parametrize("text, slug", NOT_CLAIMED, ids=case_ids(NOT_CLAIMED))
-def test_a_look_alike_is_not_claimed(text: str, slug: str) -> None:
-    assert_not_named_first(text, slug)
-
-
-@pytest.mark.parametrize("text", [
+# texts of success: no claim at all
+HEALTHY = [
     "Successfully installed torch-2.3.1\n>>> import torch\n>>> torch.__version__\n'2.3.1'",
     "numpy 1.26.4 imports fine and the tests pass",
     "Everything still works at runtime after the upgrade.",
-])
-def test_healthy_text_is_not_claimed(text: str) -> None:
-    assert shown_slugs(text) == []
+]
 
 
 def test_a_release_mark_alone_does_not_outrank_the_mechanism_the_message_shows() -> None:

@@ -8,7 +8,7 @@ import pytest
 from dldoctor.explainer import diagnose_text
 from dldoctor.explainer.releases import mentioned_versions
 
-from .ranked import assert_named_first, assert_not_named_first, case_ids, shown_slugs
+from .ranked import shown_slugs
 
 # (text, the cause the mechanism implies first)
 CASES = [
@@ -39,11 +39,6 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("text, slug", CASES, ids=case_ids(CASES))
-def test_the_mechanism_names_the_cause(text: str, slug: str) -> None:
-    assert_named_first(text, slug)
-
-
 # (text, a cause it must not put first) for texts that look alike and show another mechanism
 NOT_CLAIMED = [
     # an ordinary DLL of the user's own package, not a torch satellite's extension
@@ -59,18 +54,12 @@ NOT_CLAIMED = [
 ]
 
 
-@pytest.mark.parametrize("text, slug", NOT_CLAIMED, ids=case_ids(NOT_CLAIMED))
-def test_a_look_alike_is_not_claimed(text: str, slug: str) -> None:
-    assert_not_named_first(text, slug)
-
-
-@pytest.mark.parametrize("text", [
+# texts of success: no claim at all
+HEALTHY = [
     "The GPU compute capability in your current machine is 86 and training runs fine with Paddle",
     "We run the job on the gpu node and it finishes in an hour",
     "The notebook runs in Jupyter Lab on the cluster",
-])
-def test_healthy_text_is_not_claimed(text: str) -> None:
-    assert shown_slugs(text) == []
+]
 
 
 def test_pip_arbitrary_equality_names_the_release() -> None:

@@ -4,9 +4,7 @@ writing (not a corpus case) and a look-alike it must not claim."""
 
 from __future__ import annotations
 
-import pytest
-
-from .ranked import assert_named_first, assert_not_named_first, case_ids, shown_slugs
+from .ranked import shown_slugs
 
 # (text, the cause the mechanism implies first)
 CASES = [
@@ -51,11 +49,6 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("text, slug", CASES, ids=case_ids(CASES))
-def test_the_mechanism_names_the_cause(text: str, slug: str) -> None:
-    assert_named_first(text, slug)
-
-
 def test_tensorflows_loader_names_the_cuda_release_it_was_built_for() -> None:
     # cudart64_100.dll is CUDA 10.0: missing, or another toolkit installed; both are named
     text = ("W tensorflow/stream_executor/platform/default/dso_loader.cc:55] Could not load dynamic library "
@@ -86,8 +79,3 @@ NOT_CLAIMED = [
     # a GPU the build supports
     ("RTX 5080 works fine with torch 2.9 cu128 but training is slow", "gpu-arch-unsupported"),
 ]
-
-
-@pytest.mark.parametrize("text, slug", NOT_CLAIMED, ids=case_ids(NOT_CLAIMED))
-def test_a_look_alike_is_not_claimed(text: str, slug: str) -> None:
-    assert_not_named_first(text, slug)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from dldoctor.conditions.instruction_sets import KNOWN_FLAGS
 from dldoctor.snapshot import collector
 from dldoctor.snapshot.collect import collect_snapshot
 
@@ -42,8 +43,8 @@ def test_cpu_features_are_the_flags_linux_reports(torch_venv: Path) -> None:
     snap = collect_snapshot(str(venv_python(torch_venv)))
     flags = set(subprocess.run(["grep", "-m1", "^flags", "/proc/cpuinfo"], capture_output=True, text=True,
                                check=True).stdout.partition(":")[2].split())
-    assert snap.host.cpu_features == {f: f in flags for f in collector.CPU_FLAGS}
-    assert collector.cpu_features_from_cpuinfo("processor\t: 0\nmodel name\t: x\n") == {}
+    assert snap.host.cpu_features == {f: f in flags for f in KNOWN_FLAGS}
+    assert collector.cpu_features_from_cpuinfo("processor\t: 0\nmodel name\t: x\n", KNOWN_FLAGS) == {}
 
 
 # sysctl -n machdep.cpu.features machdep.cpu.leaf7_features on an Intel Mac (Kaby Lake).

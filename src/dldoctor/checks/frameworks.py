@@ -141,9 +141,7 @@ def cpu_instructions_unsupported(snap: Snapshot) -> Iterator[Finding]:
     import dies with SIGILL before Python can say why. Only flags the OS answered count."""
     cpu = snap.host.cpu_features
     for req in instruction_requirements():
-        for dist in snap.distributions:
-            if canonicalize_name(dist.name) not in req.dists:
-                continue
+        for dist in filter(None, map(snap.distribution, req.dists)):
             try:
                 if Version(dist.version) < req.since:
                     continue

@@ -17,7 +17,8 @@ from packaging.version import InvalidVersion, Version
 
 from dldoctor.conditions import DataError, load_toml
 
-# The flags the snapshot records (Linux's /proc/cpuinfo names); a row may need only these.
+# The flags the snapshot records (Linux's /proc/cpuinfo names; the collector is given this list);
+# a row may need only these.
 KNOWN_FLAGS = ("sse4_1", "sse4_2", "popcnt", "avx", "avx2", "fma", "avx512f")
 _KEYS = {"dists", "since", "needs", "symptom", "fix", "source", "verified"}
 

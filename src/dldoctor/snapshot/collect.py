@@ -24,6 +24,7 @@ from packaging.utils import canonicalize_name
 from dldoctor._version import __version__
 from dldoctor.conditions.compat import numpy_scan_names
 from dldoctor.conditions.frameworks import framework_table, known_importers
+from dldoctor.conditions.instruction_sets import KNOWN_FLAGS
 from dldoctor.conditions.native import native_data
 from dldoctor.errors import DldoctorError
 from dldoctor.inputs import InputError, loads_bounded
@@ -63,6 +64,7 @@ def run_collector(python: str, verify_hashes: bool = False, cwd: Optional[str] =
     config = json.dumps({
         "frameworks": list(framework_table()),
         "known_importers": list(known_importers()),
+        "cpu_flags": list(KNOWN_FLAGS),
         "verify_hashes": verify_hashes,
         "secrets": secret_table(),
     })

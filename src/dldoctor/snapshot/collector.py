@@ -159,7 +159,7 @@ def stdlib_dirs():
     return sorted(p for p in out if p)
 
 
-def host():
+def host(cpu_flags=()):
     libc = ""
     try:
         name, ver = platform.libc_ver()
@@ -176,12 +176,10 @@ def host():
         "machine": platform.machine(),
         "libc": libc,
         "home": os.path.expanduser("~"),
-        "cpu_features": cpu_features(),
+        "cpu_features": cpu_features(cpu_flags),
     }
 
 
-# The x86 extensions wheels may need (conditions/instruction_sets.toml), as Linux names them.
-CPU_FLAGS = ("sse4_1", "sse4_2", "popcnt", "avx", "avx2", "fma", "avx512f")
 # Windows: IsProcessorFeaturePresent ids (winnt.h PF_*_INSTRUCTIONS_AVAILABLE).
 WINDOWS_PF = {"sse4_1": 37, "sse4_2": 38, "avx": 39, "avx2": 40, "avx512f": 41}
 # macOS (Intel, or Rosetta): sysctl machdep.cpu.features / leaf7_features words.
@@ -189,12 +187,12 @@ SYSCTL_WORDS = {"SSE4.1": "sse4_1", "SSE4.2": "sse4_2", "POPCNT": "popcnt", "AVX
                 "AVX2": "avx2", "FMA": "fma", "AVX512F": "avx512f"}
 
 
-def cpu_features_from_cpuinfo(text):
-    """{flag: offered} from /proc/cpuinfo's first "flags" line; {} when it has none."""
+def cpu_features_from_cpuinfo(text, flags):
+    """{flag: offered} for ``flags`` from /proc/cpuinfo's first "flags" line; {} when it has none."""
     for line in text.splitlines():
         if line.startswith("flags"):
             have = set(line.partition(":")[2].split())
-            return {flag: flag in have for flag in CPU_FLAGS}
+            return {flag: flag in have for flag in flags}
     return {}
 
 
@@ -216,14 +214,15 @@ def cpu_features_from_windows(present):
     return answers
 
 
-def cpu_features():
-    """The x86 extensions this CPU offers, as the OS reports them to this interpreter (an
+def cpu_features(flags):
+    """The x86 extensions of ``flags`` (the config's, from conditions/instruction_sets.toml, as
+    Linux names them) this CPU offers, as the OS reports them to this interpreter (an
     x86_64 Python under Rosetta sees Rosetta's CPU); {} when not x86 or the OS did not say."""
     if platform.machine().lower() not in ("x86_64", "amd64", "i386", "i686", "x86"):
         return {}
     try:
         if sys.platform.startswith("linux"):
-            return cpu_features_from_cpuinfo(read_text("/proc/cpuinfo", 1 << 16))
+            return cpu_features_from_cpuinfo(read_text("/proc/cpuinfo", 1 << 16), flags)
         if sys.platform == "win32":
             import ctypes
             return cpu_features_from_windows(ctypes.windll.kernel32.IsProcessorFeaturePresent)
@@ -880,9 +879,10 @@ def main(argv):
     mark_duplicates(dists)
     add_framework_imports(dists, config.get("frameworks", []), set(config.get("known_importers", [])))
     conda = conda_meta(sys.prefix)
+    host_facts = host(config.get("cpu_flags", ()))
     facts = {
         "collector_version": COLLECTOR_VERSION,
-        "host": host(),
+        "host": host_facts,
         "interpreter": interpreter(cwd),
         "env": environment(Secrets(config.get("secrets"))),
         "distributions": dists,
@@ -891,7 +891,7 @@ def main(argv):
         "path_tools": path_tools(),
         "conda_packages": sorted(conda),
         "conda_versions": conda,
-        "search_path": search_path_entries(host()["os"], dists),
+        "search_path": search_path_entries(host_facts["os"], dists),
         "python_path": python_path_entries(listings),
         "leftovers": pip_leftovers(listings),
         "errors": errors,

@@ -1,0 +1,48 @@
+"""The claims every round of mechanism rules makes, run once over all rounds' texts.
+
+Each round (test_explain_mechanisms*.py) holds its texts as data, ``CASES`` (text, the cause
+the mechanism implies first), ``NOT_CLAIMED`` (a look-alike, a cause it must not put first)
+and ``HEALTHY`` (words of success: no answer), beside the tests only that round needs."""
+
+from __future__ import annotations
+
+from typing import Any, List
+
+import pytest
+
+from . import test_explain_mechanisms as round1
+from . import test_explain_mechanisms3 as round3
+from . import test_explain_mechanisms4 as round4
+from . import test_explain_mechanisms5 as round5
+from . import test_explain_mechanisms6 as round6
+from .ranked import assert_named_first, assert_not_named_first, case_ids, shown_slugs
+
+ROUNDS = {"r1": round1, "r3": round3, "r4": round4, "r5": round5, "r6": round6}
+
+
+def params(table: str) -> List[Any]:
+    """Every round's ``table`` as pytest params, each id naming its round (and cause)."""
+    out = []
+    for name, module in ROUNDS.items():
+        rows = getattr(module, table, [])
+        if rows and isinstance(rows[0], tuple):
+            out += [pytest.param(*row, id=f"{name}-{i}") for row, i in zip(rows, case_ids(rows))]
+        else:
+            out += [pytest.param(row, id=f"{name}-{i}") for i, row in enumerate(rows)]
+    return out
+
+
+@pytest.mark.parametrize("text, slug", params("CASES"))
+def test_the_mechanism_names_the_cause(text: str, slug: str) -> None:
+    assert_named_first(text, slug)
+
+
+@pytest.mark.parametrize("text, slug", params("NOT_CLAIMED"))
+def test_a_look_alike_is_not_claimed(text: str, slug: str) -> None:
+    assert_not_named_first(text, slug)
+
+
+@pytest.mark.parametrize("text", params("HEALTHY"))
+def test_healthy_text_is_not_claimed(text: str) -> None:
+    assert shown_slugs(text) == []
+
