@@ -66,6 +66,13 @@ CASES = [
         "(from versions: 0.4.20, 0.4.21)",
         "wrong-index-variant",
     ),
+    # SIGILL on a 64-bit ARM board: a release built for another ARM core, not x86's AVX
+    (
+        "pip install -U numpy on my Jetson Nano (aarch64)\n>>> import numpy\nIllegal instruction (core dumped)",
+        "known-bad-release",
+    ),
+    # CUDA.jl: a driver older than every toolkit it supports
+    ("ERROR: CUDA driver 10.1.0 is not compatible with any supported CUDA toolkit (11.4.4, 12.0.1)", "driver-too-old"),
 ]
 
 
@@ -104,5 +111,10 @@ NOT_CLAIMED = [
         '  File "/home/ana/work/train.py", line 1, in <module>\n    import torch\n'
         "ModuleNotFoundError: No module named 'torch'",
         "shadowed-module",
+    ),
+    # an x86 machine's SIGILL stays the CPU's missing extension
+    (
+        "$ python -c 'import tensorflow'\nIllegal instruction (core dumped)\nmy old Xeon on Ubuntu x86_64",
+        "known-bad-release",
     ),
 ]
