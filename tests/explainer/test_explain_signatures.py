@@ -13,6 +13,7 @@ from dldoctor.conditions import DataError
 from dldoctor.explainer import diagnose_text
 from dldoctor.explainer.corpus import load_corpus
 from dldoctor.explainer.signatures import load_signatures, parse_signatures
+from dldoctor.model import Condition
 
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "explain"
 SLUGS = [c.slug for c in conditions.all_conditions()]
@@ -25,7 +26,7 @@ def test_packaged_signatures_load_and_cover_every_condition() -> None:
 
 
 @pytest.mark.parametrize("cond", conditions.all_conditions(), ids=lambda c: c.slug)
-def test_each_condition_is_found_from_its_own_example(cond: conditions.Condition) -> None:
+def test_each_condition_is_found_from_its_own_example(cond: Condition) -> None:
     ranked = [c.slug for c in diagnose_text(cond.example).shown]
     assert cond.slug in ranked
 
