@@ -7,8 +7,20 @@ import posixpath
 import re
 import shlex
 from types import ModuleType
+from typing import Optional
+
+from packaging.version import InvalidVersion, Version
 
 from dldoctor.snapshot.model import Snapshot
+
+
+def parsed_version(version: str) -> Optional[Version]:
+    """A distribution's version as PEP 440 reads it; None when it does not parse (a check
+    cannot compare such a version, so it says nothing about it)."""
+    try:
+        return Version(version)
+    except InvalidVersion:
+        return None
 
 
 def pathmod(snapshot: Snapshot) -> ModuleType:

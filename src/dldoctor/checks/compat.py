@@ -12,13 +12,13 @@ from typing import Dict, Iterator, List, Optional, Tuple
 
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 from dldoctor.checks import check, finding
 from dldoctor.checks._companions import fitting, index_for, problems, public_version
 from dldoctor.checks._layers import delegated
 from dldoctor.checks._requirements import Unmet, fits, import_name, unmet_requirements
-from dldoctor.checks._util import pip_of
+from dldoctor.checks._util import parsed_version, pip_of
 from dldoctor.conditions.compat import critical_for, numpy2_releases, satellites
 from dldoctor.conditions.native import native_data
 from dldoctor.model import Finding, Severity
@@ -26,10 +26,8 @@ from dldoctor.snapshot.model import Distribution, Snapshot
 
 
 def _major(version: str) -> Optional[int]:
-    try:
-        return Version(version).major
-    except InvalidVersion:
-        return None
+    parsed = parsed_version(version)
+    return None if parsed is None else parsed.major
 
 
 def _is_companion(u: Unmet) -> bool:

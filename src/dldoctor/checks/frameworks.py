@@ -7,10 +7,9 @@ from typing import Any, Dict, Iterator, List, Set, Tuple
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
-from packaging.version import InvalidVersion, Version
 
 from dldoctor.checks import check, finding
-from dldoctor.checks._util import pip_of
+from dldoctor.checks._util import parsed_version, pip_of
 from dldoctor.conditions.instruction_sets import instruction_requirements
 from dldoctor.conditions.releases import known_bad_releases
 from dldoctor.model import Finding
@@ -34,11 +33,8 @@ def _check_known_bad(snap: Snapshot, releases: Tuple[Dict[str, Any], ...]) -> It
                 continue
             if rel.get("with") and not names & {canonicalize_name(w) for w in rel["with"]}:
                 continue  # the release breaks only what links it (MKL: torch)
-            try:
-                hit = SpecifierSet(rel["specifier"]).contains(Version(version), prereleases=True)
-            except InvalidVersion:
-                continue
-            if hit:
+            parsed = parsed_version(version)
+            if parsed is not None and SpecifierSet(rel["specifier"]).contains(parsed, prereleases=True):
                 cmd = f"conda install {name}={rel['good']}" if installer == "conda" \
                     else f"{pip_of(snap)} install {name}=={rel['good']}"
                 yield finding(
@@ -142,10 +138,8 @@ def cpu_instructions_unsupported(snap: Snapshot) -> Iterator[Finding]:
     cpu = snap.host.cpu_features
     for req in instruction_requirements():
         for dist in filter(None, map(snap.distribution, req.dists)):
-            try:
-                if Version(dist.version) < req.since:
-                    continue
-            except InvalidVersion:
+            version = parsed_version(dist.version)
+            if version is None or version < req.since:
                 continue
             lacking = [flag for flag in req.needs if cpu.get(flag) is False]
             if lacking:

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 from dldoctor.checks import check, finding
-from dldoctor.checks._util import norm, pathmod
+from dldoctor.checks._util import norm, parsed_version, pathmod
 from dldoctor.conditions import version_key
 from dldoctor.conditions.windows import host_data, load_vc_runtime
 from dldoctor.model import Finding, Severity
@@ -82,12 +82,7 @@ def _vendored(snap: Snapshot, requester: str, name: str) -> bool:
 
 def _version_of(snap: Snapshot, dist: str) -> Optional[Version]:
     d = snap.distribution(dist)
-    if d is None:
-        return None
-    try:
-        return Version(d.version)
-    except InvalidVersion:
-        return None
+    return None if d is None else parsed_version(d.version)
 
 
 @check("missing-vc-runtime", applies=_windows)
