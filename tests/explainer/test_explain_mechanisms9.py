@@ -81,6 +81,33 @@ CASES = [
         "ERROR: No matching distribution found for onnxruntime-directml==1.9.0",
         "unsupported-python",
     ),
+    # written on generation 7's first train cases (after the numbers before them were taken)
+    # a program Windows could not start for a DLL
+    (
+        "error: process didn't exit successfully: `target\\debug\\app.exe` "
+        "(exit code: 0xc0000135, STATUS_DLL_NOT_FOUND)",
+        "missing-shared-library",
+    ),
+    # Apple's linker given a library of the other CPU
+    (
+        "ld: warning: ignoring file /opt/libtorch/lib/libc10.dylib, building for macOS-arm64 but attempting to link "
+        "with file built for macOS-x86_64\nUndefined symbols for architecture arm64:",
+        "wrong-architecture",
+    ),
+    # jax's CPU-only jaxlib
+    (
+        "WARNING: An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed.",
+        "cpu-only-build",
+    ),
+    # a +cpu torch in a report that the GPU is not used
+    ("System info: torch 2.3.1+cpu\nMy RTX 4070 sits idle, it is running on the CPU", "cpu-only-build"),
+    # the web UI's CUDA check on an NVIDIA card
+    (
+        "RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable to "
+        "disable this check",
+        "cpu-only-build",
+    ),
+    ("SM_120 error when starting the app on my new card", "gpu-arch-unsupported"),
 ]
 
 # (look-alike text, a cause it must not put first)
@@ -115,6 +142,12 @@ NOT_CLAIMED = [
     (
         "CUDA driver version is insufficient for CUDA runtime version\nMy CPU is an Intel i7 and the GPU a GTX 1080",
         "code-requires-cuda",
+    ),
+    # a +cpu torch that fails to import is not a GPU complaint
+    (
+        "PyTorch Version: 1.5.0+cpu\nCUDA/cuDNN version: No\n"
+        "FileNotFoundError: Could not find module 'C:\\py\\torch\\lib\\c10.dll' (or one of its dependencies)",
+        "cpu-only-build",
     ),
 ]
 
