@@ -108,6 +108,15 @@ CASES = [
         "cpu-only-build",
     ),
     ("SM_120 error when starting the app on my new card", "gpu-arch-unsupported"),
+    # a build's linker without the library (the driver's libcuda.so link, or any other)
+    ("/usr/bin/ld: cannot find -lcuda\ncollect2: error: ld returned 1 exit status", "missing-shared-library"),
+    ("/usr/bin/ld: cannot find -lcudart_static\ncollect2: error: ld returned 1 exit status", "extension-build-env"),
+    # CuPy's own check for two of its distributions
+    (
+        "UserWarning: CuPy may not function correctly because multiple CuPy packages are installed in your "
+        "environment:\n    cupy-cuda11x, cupy-cuda12x",
+        "duplicate-install",
+    ),
 ]
 
 # (look-alike text, a cause it must not put first)
