@@ -130,12 +130,16 @@ def release_matches(
     marks = _marks_seen(text, entries, prep)
     failed = FAILURE.search(text) is not None
     out: List[Tuple[Mapping[str, Any], float, str]] = []
+    regressions: Set[str] = set()
     for entry in entries:
         if platform is not None and platform not in entry["platforms"]:
             continue
+        if entry["source"] in regressions:
+            continue  # one regression listed for two distributions (paddlepaddle, -gpu): one clue
         listed = _contains(entry["specifier"], versions.get(entry["dist"], ()))
         marked = sorted(m for m in entry["marks"] if m in marks)
         if listed is False:
+            regressions.add(entry["source"])
             continue  # the text names another release of this distribution
         if listed and marked:
             out.append((entry, BOTH, f"{entry['dist']} {entry['specifier']} and {marked[0]}"))
@@ -144,6 +148,8 @@ def release_matches(
         elif marked:  # each mark is a separate clue (a library, a path shape): noisy-or
             alone = float(entry.get("alone", MARK))
             out.append((entry, round(1.0 - (1.0 - alone) ** len(marked), 4), marked[0]))
+        if out and out[-1][0] is entry:
+            regressions.add(entry["source"])
     return out
 
 
