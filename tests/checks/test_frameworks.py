@@ -87,7 +87,8 @@ def test_shipped_data_flags_torch_290_on_windows_only(torch_snap: Snapshot) -> N
 
 
 def test_paddle_25_libssl_release_is_flagged_under_either_name(torch_snap: Snapshot) -> None:
-    """The release table lists Paddle 2.5.0-2.5.1 under both distribution names; 2.5.2 is quiet."""
+    """The release table lists Paddle 2.5.0-2.5.1 under both distribution names; 2.5.2 is quiet, and
+    the fix names 2.6.2, the oldest paddlepaddle PyPI still holds."""
     torch = next(d for d in torch_snap.distributions if d.name == "torch")
     for name in ("paddlepaddle", "paddlepaddle-gpu"):
         for version, flagged in (("2.5.1", True), ("2.5.2", False)):
@@ -96,7 +97,7 @@ def test_paddle_25_libssl_release_is_flagged_under_either_name(torch_snap: Snaps
             found = list(_check_known_bad(dataclasses.replace(torch_snap, distributions=dists), known_bad_releases()))
             assert bool(found) is flagged, (name, version)
             if flagged:
-                assert "libssl.so.1.1" in found[0].message and f"{name}==2.5.2" in found[0].fix
+                assert "libssl.so.1.1" in found[0].message and f"{name}==2.6.2" in found[0].fix
 
 
 # --- transitive-framework-import -----------------------------------------------------
