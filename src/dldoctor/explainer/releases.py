@@ -42,6 +42,8 @@ _AFTER = re.compile(
     + r"|(?:-gpu|-cpu)?(?:\s{1,3}from\b[^\n]{0,60}?)?\s{1,3}to\s{1,3}" + _VERSION.replace("?P<version>", "?P<to>"),
     re.IGNORECASE,
 )
+#: a build variant's suffix (paddlepaddle-gpu): the text's versions are read under the base name
+_VARIANT = re.compile(r"-(?:gpu|cpu)$")
 FAILURE = re.compile(r"Error\b|Traceback|DLL load failed|undefined symbol|cannot open shared|not loaded|fails? to",
                      re.IGNORECASE)
 #: a failed import or library load: the kind of failure every entry of the table describes
@@ -130,16 +132,14 @@ def release_matches(
     marks = _marks_seen(text, entries, prep)
     failed = FAILURE.search(text) is not None
     out: List[Tuple[Mapping[str, Any], float, str]] = []
-    regressions: Set[str] = set()
+    judged: Set[str] = set()  # sources: one regression listed under two names is one clue
     for entry in entries:
-        if platform is not None and platform not in entry["platforms"]:
+        if (platform is not None and platform not in entry["platforms"]) or entry["source"] in judged:
             continue
-        if entry["source"] in regressions:
-            continue  # one regression listed for two distributions (paddlepaddle, -gpu): one clue
-        listed = _contains(entry["specifier"], versions.get(entry["dist"], ()))
+        judged.add(entry["source"])
+        listed = _contains(entry["specifier"], versions.get(_VARIANT.sub("", entry["dist"]), ()))
         marked = sorted(m for m in entry["marks"] if m in marks)
         if listed is False:
-            regressions.add(entry["source"])
             continue  # the text names another release of this distribution
         if listed and marked:
             out.append((entry, BOTH, f"{entry['dist']} {entry['specifier']} and {marked[0]}"))
@@ -148,8 +148,6 @@ def release_matches(
         elif marked:  # each mark is a separate clue (a library, a path shape): noisy-or
             alone = float(entry.get("alone", MARK))
             out.append((entry, round(1.0 - (1.0 - alone) ** len(marked), 4), marked[0]))
-        if out and out[-1][0] is entry:
-            regressions.add(entry["source"])
     return out
 
 
