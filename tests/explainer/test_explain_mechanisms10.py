@@ -1,0 +1,106 @@
+"""Mechanism-level rules, tenth round (issue 14, item 2): the wrong assumptions generation 7's
+held-out cases showed once they were measured and joined train, each with a text of our own
+writing (not a corpus case) and a look-alike it must not claim."""
+
+from __future__ import annotations
+
+from .ranked import shown_slugs
+
+# (text, the cause the mechanism implies first)
+CASES = [
+    # Rust's spelling of Windows error 1455 (safetensors, tokenizers)
+    ("Error: failed to map the model file (os error 1455)", "pagefile-too-small"),
+    # "invalid device function" in a project's own CUDA check macro
+    ("GPUassert: cudaCheckError() failed : invalid device function src/nms_kernel.cu 103", "gpu-arch-unsupported"),
+    # CUDA error 35 worded without "CUDA" before "runtime"
+    ("Check failed: error 35: CUDA driver version is insufficient for runtime version", "driver-too-old"),
+    # the NVIDIA kernel module is not loaded
+    ("modprobe: ERROR: could not insert 'nvidia_uvm': Unknown symbol in module", "gpu-build-without-gpu"),
+    # TensorFlow cannot use the cuDNN it found
+    ("tensorflow.python.framework.errors_impl.UnimplementedError: DNN library is not found.\n"
+     "\t [[node sequential/conv2d/Conv2D]]", "cuda-toolkit-mismatch"),
+    # rocBLAS has no kernels for the card's gfx target
+    ("rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or directory "
+     "for GPU arch : gfx1103", "gpu-arch-unsupported"),
+    # HIP could not initialise the card
+    ("UserWarning: HIP initialization: Unexpected error from hipGetDeviceCount(). Did you run some cuda functions "
+     "before calling NumHipDevices() that might have already set an error?", "gpu-arch-unsupported"),
+    # jax's CUDA plugin installed but a CUDA library did not load: not a CPU-only jaxlib
+    ("RuntimeError: Unable to load cuDNN. Is it installed?\nWARNING: An NVIDIA GPU may be present on this machine, "
+     "but a CUDA-enabled jaxlib is not installed. Falling back to cpu.", "ld-library-path-override"),
+    # the user's complaint alone
+    ("Training is slow, it doesn't use my GPU at all (RTX 3060), task manager shows 0%", "cpu-only-build"),
+    # NCCL asked for on Windows, in the user's words
+    ("Training fails because NCCL is not supported on Windows, can you switch to gloo?", "nccl-unavailable"),
+    # a Python 3.12+ venv has no setuptools
+    ('Using python: "C:\\Users\\me\\AppData\\Local\\Programs\\Python\\Python313\\python.exe"\n'
+     "ModuleNotFoundError: No module named 'pkg_resources'", "unsupported-python"),
+    # a portable Python importing the per-user site
+    ("D:\\ComfyUI\\python_embeded\\python.exe -s ComfyUI\\main.py\n"
+     '  File "C:\\Users\\me\\AppData\\Roaming\\Python\\Python312\\site-packages\\numpy\\__init__.py", line 9',
+     "user-site-shadowing"),
+    # two variants of one package, each on its own line of pip list
+    ("pip list:\nonnxruntime            1.17.1\nonnxruntime-gpu        1.17.1\nonly CPUExecutionProvider shows up",
+     "duplicate-install"),
+    # opencv's own cv2 half-imported: two opencv wheels in one folder
+    ('  File "/home/u/.venv/lib/python3.10/site-packages/cv2/__init__.py", line 181, in bootstrap\n'
+     "    import cv2\nAttributeError: partially initialized module 'cv2' has no attribute '_registerMatType' "
+     "(most likely due to a circular import)", "duplicate-install"),
+    # Poetry finds no wheel for this Python or platform
+    ("  - 12 wheel(s) were skipped as your project's environment does not support the identified abi tags",
+     "unsupported-python"),
+    # coremltools without its native part for this Python
+    ("Exception: Unable to load any compiled models. This is most likely because coremltools was installed from "
+     "an egg rather than a wheel.", "unsupported-python"),
+    # macOS: a companion wants a torch symbol the installed torch lacks
+    ("ImportError: dlopen(/Users/u/venv/lib/python3.12/site-packages/torchvision/_C.so, 0x0002): Symbol not found: "
+     "__ZN3c1017RegisterOperatorsD1Ev\n  Referenced from: <0A1B> /Users/u/venv/lib/python3.12/site-packages/"
+     "torchvision/_C.so\n  Expected in: <2C3D> /Users/u/venv/lib/python3.12/site-packages/torch/lib/libc10.dylib",
+     "companion-mismatch"),
+    # an onnxruntime without the provider asked for
+    ("UserWarning: Specified provider 'DmlExecutionProvider' is not in available provider names.Available "
+     "providers: 'AzureExecutionProvider, CPUExecutionProvider'", "cpu-only-build"),
+    ("RuntimeError: Unknown provider type: dml", "cpu-only-build"),
+    # "run it on AMD"
+    ("How do I run it on AMD? torch.cuda.is_available(): False", "code-requires-cuda"),
+    # a torch vtable (_ZTV...) undefined: built against another torch
+    ("ImportError: libmyops.so: undefined symbol: _ZTVN5torch8autograd12AutogradMetaE", "extension-abi-mismatch"),
+]
+
+# (look-alike text, a cause it must not put first)
+NOT_CLAIMED = [
+    # pkg_resources missing on a Python that still seeds setuptools
+    ('  File "/usr/lib/python3.10/site-packages/tool/cli.py", line 3\n'
+     "ModuleNotFoundError: No module named 'pkg_resources'", "unsupported-python"),
+    # a conda spec naming both variants is a request, not two installs
+    ("conda install tensorflow=1.3 tensorflow-gpu=1.3\nUnsatisfiableError: The following specifications were "
+     "found to be incompatible with each other", "duplicate-install"),
+    # a release the user compares with another, in prose
+    ("onnxruntime 1.18.1 breaks here; onnxruntime-gpu 1.17.3 was fine last week", "duplicate-install"),
+    # an AMD CPU is no AMD GPU
+    ("I train on AMD Ryzen 9 7950X with an RTX 4090, torch.cuda.is_available(): False", "code-requires-cuda"),
+    # the user's own cv2.py
+    ('  File "/home/u/proj/cv2.py", line 1, in <module>\n    import cv2\nAttributeError: partially initialized '
+     "module 'cv2' has no attribute 'imread' (most likely due to a circular import)", "duplicate-install"),
+    # a program's own loader, not an extension imported before torch
+    ("./infer: error while loading shared libraries: libc10.so: cannot open shared object file: No such file or "
+     "directory", "import-order-conflict"),
+]
+
+HEALTHY = [
+    "nvidia-smi: the GPU is detected and training uses my GPU at 95%",
+]
+
+
+def test_a_torch_library_missing_for_an_extension_names_import_order() -> None:
+    """torch/lib's own libraries are found through torch having loaded them: an extension that
+    cannot find libc10.so was imported before torch (the cause is among the first three)."""
+    text = ('  File "/home/u/mylib/__init__.py", line 3, in <module>\n    from . import _C\n'
+            "ImportError: libc10.so: cannot open shared object file: No such file or directory")
+    assert "import-order-conflict" in shown_slugs(text)[:3]
+
+
+def test_the_jax_plugin_failure_is_not_a_cpu_only_jaxlib() -> None:
+    text = ("Jax plugin configuration error: Exception when calling jax_plugins.xla_cuda12.initialize()\n"
+            "WARNING: An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed.")
+    assert shown_slugs(text)[:1] != ["cpu-only-build"]
