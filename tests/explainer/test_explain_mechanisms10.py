@@ -65,6 +65,29 @@ CASES = [
     ("How do I run it on AMD? torch.cuda.is_available(): False", "code-requires-cuda"),
     # a torch vtable (_ZTV...) undefined: built against another torch
     ("ImportError: libmyops.so: undefined symbol: _ZTVN5torch8autograd12AutogradMetaE", "extension-abi-mismatch"),
+    # written on generation 8's first train cases (after the numbers before them were taken)
+    # Paddle's own CPU check, and the kernel's line for SIGILL
+    ("Error: AVX is not supported on your machine, but you have installed paddlepaddle with avx core",
+     "cpu-instructions-unsupported"),
+    ("kernel: traps: infer[4242] trap invalid opcode ip:7f3a1c sp:7ffd error:0 in libmodel.so[7f3a00000+200000]",
+     "cpu-instructions-unsupported"),
+    # Umi-OCR's Paddle engine that cannot start
+    ("PaddleOCR-json.exe: The application was unable to start correctly (0xc0000142).", "cpu-instructions-unsupported"),
+    # Triton's run-time C helper that the machine cannot compile
+    ("torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\nCalledProcessError: Command "
+     "'['gcc', '/tmp/tmpab12/cuda_utils.c', '-O3', '-shared', '-lcuda']' returned non-zero exit status 1.",
+     "extension-build-env"),
+    # a package's extension module built for another torch, on Windows
+    ("ImportError: DLL load failed while importing flashattn_kernels: The specified procedure could not be found.",
+     "extension-abi-mismatch"),
+    # a tool's own words on the Python version
+    ("RuntimeError: mytool requires python >= 3.8 and < 3.11 but your Python version is 3.11.4", "unsupported-python"),
+    ("Python 3.13 is not yet supported by this release", "unsupported-python"),
+    ("ValueError: mutable default <class 'lib.config.Model'> for field model is not allowed: use default_factory",
+     "unsupported-python"),
+    # Windows ending the process while it maps a model's shards
+    ("Loading checkpoint shards:   0%|          | 0/4 [00:00<?, ?it/s]\nPress any key to continue . . .",
+     "pagefile-too-small"),
 ]
 
 # (look-alike text, a cause it must not put first)
@@ -85,6 +108,14 @@ NOT_CLAIMED = [
     # a program's own loader, not an extension imported before torch
     ("./infer: error while loading shared libraries: libc10.so: cannot open shared object file: No such file or "
      "directory", "import-order-conflict"),
+    # torch's own _C is not another package's extension
+    ("ImportError: DLL load failed while importing _C: The specified procedure could not be found.",
+     "extension-abi-mismatch"),
+    # a shard loading that finishes is no crash
+    ("Loading checkpoint shards: 100%|##########| 4/4 [00:03<00:00]\nRunning on local URL: http://127.0.0.1:7860",
+     "pagefile-too-small"),
+    # a Python the tool does support
+    ("Python 3.11 is supported since 2.1", "unsupported-python"),
 ]
 
 HEALTHY = [
