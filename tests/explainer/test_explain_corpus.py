@@ -47,20 +47,20 @@ def test_corpus_has_localized_windows_messages() -> None:
 
 
 # The thresholds are a ratchet on what the rules were written on (train): they hold today's
-# level (top-1 83.8%, top-3 90.1%, text only 81.9% over 1,416 cases: generations 1 to 7 of the
-# held-out cases and generation 8's first train cases included) so no change can lower it.
+# level (top-1 83.8%, top-3 90.2%, text only 82.1% over 1,429 cases: generations 1 to 7 of the
+# held-out cases and generation 8's train cases included) so no change can lower it.
 # The issue's target (90% / 98% on reports never seen) is not reached yet. The frozen test
 # split is measured and reported (bench/explain_accuracy.py), never asserted: a red test
 # would be an invitation to read its misses.
 def test_top1_accuracy_with_machine_facts() -> None:
     top1, top3 = accuracy(evaluate(TRAIN, use_facts=True))
     assert top1 >= 0.838
-    assert top3 >= 0.901
+    assert top3 >= 0.902
 
 
 def test_top1_accuracy_from_text_alone() -> None:
     top1, _ = accuracy(evaluate(TRAIN, use_facts=False))
-    assert top1 >= 0.819
+    assert top1 >= 0.821
 
 
 def test_known_misses_are_train_cases() -> None:

@@ -88,6 +88,20 @@ CASES = [
     # Windows ending the process while it maps a model's shards
     ("Loading checkpoint shards:   0%|          | 0/4 [00:00<?, ?it/s]\nPress any key to continue . . .",
      "pagefile-too-small"),
+    # uv finds no wheel for this Python or platform
+    ("error: Distribution `torch==2.6.0 @ registry+https://pypi.org/simple` can't be installed because it doesn't "
+     "have a source distribution or wheel for the current platform", "unsupported-python"),
+    # Poetry or PDM reading torch 2.0.1's PyPI record, which lacked the nvidia-* dependencies
+    ("pdm add torch==2.0.1\nValueError: libcublas.so.*[0-9] not found in the system path", "known-bad-release"),
+    # the user's words that the CPU build was installed
+    ("pip install -r requirements.txt installed the CPU version of torch although I have an RTX 4080",
+     "cpu-only-build"),
+    # musl (Alpine) given a glibc build
+    ("ImportError: Error loading shared library ld-linux-x86-64.so.2: No such file or directory (needed by "
+     "/usr/lib/python3.12/site-packages/onnxruntime/capi/onnxruntime_pybind11_state.so)", "glibcxx-too-old"),
+    ("Error relocating /usr/local/lib/libfoo.so: unsupported relocation type 7", "wrong-architecture"),
+    # one release fails where the others work
+    ("TensorFlow 2.15 does not see my GPU. Older versions do.", "known-bad-release"),
 ]
 
 # (look-alike text, a cause it must not put first)
@@ -116,6 +130,11 @@ NOT_CLAIMED = [
      "pagefile-too-small"),
     # a Python the tool does support
     ("Python 3.11 is supported since 2.1", "unsupported-python"),
+    # torch 2.0.1 installed by pip, with no resolver in sight
+    ("pip install torch==2.0.1\nSuccessfully installed torch-2.0.1\nImportError: libcudnn.so.8: cannot open shared "
+     "object file", "known-bad-release"),
+    # the user asking for the CPU build is no complaint
+    ("Which command gives the CPU wheel? I want to run torch on a laptop without a GPU", "cpu-only-build"),
 ]
 
 HEALTHY = [
