@@ -135,6 +135,22 @@ NOT_CLAIMED = [
      "object file", "known-bad-release"),
     # the user asking for the CPU build is no complaint
     ("Which command gives the CPU wheel? I want to run torch on a laptop without a GPU", "cpu-only-build"),
+    # from the review of this round: advice, questions, negatives and other causes in the same words
+    ("poetry add torch==2.0.1 on my M1 Mac\nRuntimeError: MPS backend out of memory", "known-bad-release"),
+    ("Does it also fail on 2.1.0, or do older versions work?", "known-bad-release"),
+    ("I tried tensorflow 2.14 and 2.13 too. Other versions do not work either. GPU is not found.", "known-bad-release"),
+    ("pip install tensorflow fails on Python 3.13: No matching distribution found for tensorflow. Older versions "
+     "work with Python 3.11.", "known-bad-release"),
+    ("After export NCCL_P2P_DISABLE=1 there are no NCCL errors anymore but training hangs on Ubuntu 22.04",
+     "nccl-unavailable"),
+    ("How can I make inference not use the GPU? I want to keep the GPU free for gaming.", "cpu-only-build"),
+    ("If the CPU build was installed, uninstall it and install the cu121 wheel.", "cpu-only-build"),
+    ("requirements.txt:\nonnxruntime==1.17.1; sys_platform == 'darwin'\nonnxruntime-gpu==1.17.1; "
+     "sys_platform != 'darwin'", "duplicate-install"),
+    ("torch._inductor.exc.InductorError: CalledProcessError: Command '['/usr/local/cuda/bin/ptxas', "
+     "'--gpu-name=sm_120', '/tmp/x.ptx']' returned non-zero exit status 255.", "extension-build-env"),
+    ("Error relocating /usr/lib/libcurl.so.4: SSL_get0_group_name: symbol not found", "glibcxx-too-old"),
+    ("Сервер на AMD процессоре, видеокарта RTX 3060, torch.cuda.is_available() False", "code-requires-cuda"),
 ]
 
 HEALTHY = [
