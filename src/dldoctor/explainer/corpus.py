@@ -16,7 +16,8 @@ from cases collected afterwards, with a new :data:`GENERATION` salting the hash,
 new split is no function of the old one. Generation 1 (the first 166 held-out cases) and
 generation 2 (38), generation 3 (55), generation 4 (73), generation 5 (72), generation 6 (115)
 and generation 7 (120; each measured once at the end of the session that collected it) were used
-up and joined train; the held-out split now fills from generation 8's collection.
+up and joined train; generation 8 (117) was collected and measured once; the next
+collection is generation 9.
 """
 
 from __future__ import annotations
