@@ -14,7 +14,8 @@ from packaging.version import Version
 from dldoctor.checks import run_checks
 from dldoctor.checks._util import pip_of
 from dldoctor.checks.frameworks import _check_known_bad, _cpu_facts
-from dldoctor.conditions.releases import known_bad_releases
+from dldoctor.conditions import DataError
+from dldoctor.conditions.releases import _validate, dists_of, known_bad_releases
 from dldoctor.explainer import explain as explain_text
 from dldoctor.snapshot import gpu as gpu_mod
 from dldoctor.snapshot.collect import collect_snapshot
@@ -87,8 +88,8 @@ def test_shipped_data_flags_torch_290_on_windows_only(torch_snap: Snapshot) -> N
 
 
 def test_paddle_25_libssl_release_is_flagged_under_either_name(torch_snap: Snapshot) -> None:
-    """The release table lists Paddle 2.5.0-2.5.1 under both distribution names; 2.5.2 is quiet, and
-    the fix names 2.6.2, the oldest paddlepaddle PyPI still holds."""
+    """The release table lists Paddle 2.5.0-2.5.1 with paddlepaddle-gpu as a variant: either name is
+    flagged; 2.5.2 is quiet, and the fix names 2.6.2, the oldest paddlepaddle PyPI still holds."""
     torch = next(d for d in torch_snap.distributions if d.name == "torch")
     for name in ("paddlepaddle", "paddlepaddle-gpu"):
         for version, flagged in (("2.5.1", True), ("2.5.2", False)):
@@ -98,6 +99,17 @@ def test_paddle_25_libssl_release_is_flagged_under_either_name(torch_snap: Snaps
             assert bool(found) is flagged, (name, version)
             if flagged:
                 assert "libssl.so.1.1" in found[0].message and f"{name}==2.6.2" in found[0].fix
+
+
+def test_release_variants_are_validated_and_covered() -> None:
+    """`variants` names other builds of the same package; anything but a list of names fails at load."""
+    entry = {"dist": "paddlepaddle", "specifier": "==2.5.1", "platforms": ["linux"], "symptom": "s", "good": "2.6.2",
+             "source": "https://example.org/1"}
+    assert dists_of(_validate(dict(entry, variants=["paddlepaddle-gpu"]))) == ("paddlepaddle", "paddlepaddle-gpu")
+    assert dists_of(_validate(entry)) == ("paddlepaddle",)
+    for bad in ("paddlepaddle-gpu", [""], [3]):
+        with pytest.raises(DataError, match="variants must be a list"):
+            _validate(dict(entry, variants=bad))
 
 
 # --- transitive-framework-import -----------------------------------------------------

@@ -95,8 +95,8 @@ PADDLE_SSL = "ImportError: libssl.so.1.1: cannot open shared object file: No suc
 
 
 def test_one_regression_listed_for_two_distributions_is_one_clue() -> None:
-    """Paddle 2.5's libssl link is one entry for paddlepaddle and one for paddlepaddle-gpu (check
-    needs both names); explain counts it once, and another release of either rules it out."""
+    """Paddle 2.5's libssl link is one entry naming paddlepaddle and its variant paddlepaddle-gpu;
+    explain counts it once, and another release of either rules it out."""
     assert [w for _, w, _ in release_matches(PADDLE_SSL, "linux")] == [MARK]
     assert diagnose_text(PADDLE_SSL + "\npip install paddlepaddle-gpu==2.5.1").shown[0].slug == "known-bad-release"
     assert release_matches(PADDLE_SSL + "\npaddlepaddle-gpu==2.6.0", "linux") == []

@@ -11,7 +11,7 @@ from packaging.utils import canonicalize_name
 from dldoctor.checks import check, finding
 from dldoctor.checks._util import parsed_version, pip_of
 from dldoctor.conditions.instruction_sets import instruction_requirements
-from dldoctor.conditions.releases import known_bad_releases
+from dldoctor.conditions.releases import dists_of, known_bad_releases
 from dldoctor.model import Finding
 from dldoctor.snapshot.model import Snapshot
 
@@ -27,9 +27,12 @@ def _installed(snap: Snapshot) -> List[Tuple[str, str, str]]:
 def _check_known_bad(snap: Snapshot, releases: Tuple[Dict[str, Any], ...]) -> Iterator[Finding]:
     installed = _installed(snap)
     names = {canonicalize_name(n) for n, _, _ in installed}
+    # this platform's entries, each with the names it covers (its dist and variants)
+    here = [({canonicalize_name(d) for d in dists_of(rel)}, rel) for rel in releases
+            if snap.host.os in rel["platforms"]]
     for name, version, installer in installed:
-        for rel in releases:
-            if canonicalize_name(name) != canonicalize_name(rel["dist"]) or snap.host.os not in rel["platforms"]:
+        for covered, rel in here:
+            if canonicalize_name(name) not in covered:
                 continue
             if rel.get("with") and not names & {canonicalize_name(w) for w in rel["with"]}:
                 continue  # the release breaks only what links it (MKL: torch)

@@ -4,14 +4,14 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Dict, Tuple
+from typing import Any, Dict, Mapping, Tuple
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from dldoctor.conditions import PLATFORMS, DataError, load_toml
 
 _REQUIRED = ("dist", "specifier", "platforms", "symptom", "good", "source")
-_KEYS = {*_REQUIRED, "source2", "marks", "alone", "with"}
+_KEYS = {*_REQUIRED, "source2", "marks", "alone", "with", "variants"}
 
 
 def _validate(raw: Dict[str, Any]) -> Dict[str, Any]:
@@ -34,13 +34,19 @@ def _validate(raw: Dict[str, Any]) -> Dict[str, Any]:
     marks = raw.get("marks", [])
     if not isinstance(marks, list) or not all(isinstance(m, str) and m and m == m.lower() for m in marks):
         raise DataError(f"{where}: marks must be a list of non-empty lower-case strings")
-    with_ = raw.get("with", [])
-    if not isinstance(with_, list) or not all(isinstance(w, str) and w for w in with_):
-        raise DataError(f"{where}: with must be a list of distribution names")
+    for key in ("with", "variants"):
+        names = raw.get(key, [])
+        if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
+            raise DataError(f"{where}: {key} must be a list of distribution names")
     alone = raw.get("alone", 0.3)
     if not isinstance(alone, (int, float)) or isinstance(alone, bool) or not 0 < alone <= 1:
         raise DataError(f"{where}: alone must be a number in (0, 1]")
     return dict(raw, marks=list(marks), alone=float(alone))
+
+
+def dists_of(entry: Mapping[str, Any]) -> Tuple[str, ...]:
+    """Every distribution name an entry covers: its ``dist``, then its ``variants``."""
+    return (entry["dist"], *entry.get("variants", ()))
 
 
 @lru_cache(maxsize=1)

@@ -20,7 +20,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Set, Tuple
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from dldoctor.conditions.releases import known_bad_releases
+from dldoctor.conditions.releases import dists_of, known_bad_releases
 from dldoctor.explainer.match import BLOCK, CHUNK, Hit, Prepared, anchor_windows, fold
 
 SLUG = "known-bad-release"
@@ -42,8 +42,6 @@ _AFTER = re.compile(
     + r"|(?:-gpu|-cpu)?(?:\s{1,3}from\b[^\n]{0,60}?)?\s{1,3}to\s{1,3}" + _VERSION.replace("?P<version>", "?P<to>"),
     re.IGNORECASE,
 )
-#: a build variant's suffix (paddlepaddle-gpu): the text's versions are read under the base name
-_VARIANT = re.compile(r"-(?:gpu|cpu)$")
 FAILURE = re.compile(r"Error\b|Traceback|DLL load failed|undefined symbol|cannot open shared|not loaded|fails? to",
                      re.IGNORECASE)
 #: a failed import or library load: the kind of failure every entry of the table describes
@@ -132,12 +130,11 @@ def release_matches(
     marks = _marks_seen(text, entries, prep)
     failed = FAILURE.search(text) is not None
     out: List[Tuple[Mapping[str, Any], float, str]] = []
-    judged: Set[str] = set()  # sources: one regression listed under two names is one clue
     for entry in entries:
-        if (platform is not None and platform not in entry["platforms"]) or entry["source"] in judged:
+        if platform is not None and platform not in entry["platforms"]:
             continue
-        judged.add(entry["source"])
-        listed = _contains(entry["specifier"], versions.get(_VARIANT.sub("", entry["dist"]), ()))
+        # a variant's versions ("paddlepaddle-gpu==2.5.1") are read under the base name
+        listed = _contains(entry["specifier"], versions.get(entry["dist"], ()))
         marked = sorted(m for m in entry["marks"] if m in marks)
         if listed is False:
             continue  # the text names another release of this distribution
@@ -169,7 +166,7 @@ def release_hits(text: str, platform: Optional[str], prep: Optional[Prepared] = 
 def listed_release(dist: str, version: str, platform: Optional[str]) -> Optional[Mapping[str, Any]]:
     """The table entry for ``dist`` ``version`` on ``platform``, if that release is listed."""
     for entry in known_bad_releases():
-        fits = entry["dist"] == dist and (platform is None or platform in entry["platforms"])
+        fits = dist in dists_of(entry) and (platform is None or platform in entry["platforms"])
         if fits and _contains(entry["specifier"], [version.split("+", 1)[0]]):
             return entry
     return None
