@@ -87,8 +87,12 @@ NOT_CLAIMED = [
     ("Intel Core i5-12400 with an RTX 3060: ImportError: DLL load failed while importing _C",
      "cpu-instructions-unsupported"),
     ("Xeon E5-2680 v4 server: RuntimeError: CUDA error: out of memory", "cpu-instructions-unsupported"),
-    # failsafe tried and failing too
+    # an old CPU named beside an error that is no crash
+    ("Tested on Xeon X5675 and on a Ryzen 9 5950X: RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB",
+     "cpu-instructions-unsupported"),
+    # failsafe tried and failing too, or not tried yet
     ("I tried the failsafe mode too and it also crashes", "cpu-instructions-unsupported"),
+    ("Failsafe mode is the only one I haven't tried yet, the CUDA preset crashes", "cpu-instructions-unsupported"),
     # TensorFlow's own framework library lacking a symbol is not an add-on's
     ("libtensorflow_framework.so.2: undefined symbol: _ZN3tsl6StatusC1Ev", "extension-abi-mismatch"),
     # MKL's deprecation warning is no argument error
