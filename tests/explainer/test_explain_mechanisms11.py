@@ -79,6 +79,17 @@ CASES = [
     ('  File "C:\\envs\\x\\lib\\site-packages\\simple_knn\\__init__.py", line 2, in <module>\n    from . import _C\n'
      "ImportError: DLL load failed while importing _C: The specified procedure could not be found.",
      "extension-abi-mismatch"),
+    # written on generation 9's first train cases (after the numbers before them were taken)
+    # a package's own _C on Python 3.7 and older ("DLL load failed:" without the module); mmcv's bare _ext
+    ("    from simple_knn import _C\nImportError: DLL load failed: The specified module could not be found.",
+     "extension-abi-mismatch"),
+    ("ImportError: DLL load failed while importing _ext: 找不到指定的程序。", "extension-abi-mismatch"),
+    # two HDF5 builds in one process: h5py beside netCDF4 / PyTables, or HDF5's own version check
+    ("In [1]: import netCDF4\n\nIn [2]: import h5py\nImportError: DLL load failed while importing _errors",
+     "dll-version-conflict"),
+    ("Warning! ***HDF5 library version mismatched error***\nThe HDF5 header files used to compile this application "
+     "do not match the version used by the HDF5 library to which this application is linked.",
+     "dll-version-conflict"),
 ]
 
 # (look-alike text, a cause it must not put first)
@@ -107,6 +118,9 @@ NOT_CLAIMED = [
     ("Is the cpu only version of pytorch installed by default?", "cpu-only-build"),
     # importing torch first does not help
     ("If I import torch first it still fails with the same DLL error", "import-order-conflict"),
+    # h5py alone, with an error of the user's own
+    ("import h5py\nimport numpy as np\nf = h5py.File('x.h5')\nKeyError: \"Unable to open object (object 'data' "
+     "doesn't exist)\"", "dll-version-conflict"),
     # torch's stable C shim missing in the user's own extension, not a companion
     ("ImportError: /home/u/proj/build/my_ops.so: undefined symbol: aoti_torch_empty_strided", "companion-mismatch"),
 ]
