@@ -136,3 +136,18 @@ def test_a_cpu_model_with_avx_is_not_named() -> None:
     for cpu in ("Intel(R) Pentium(R) Gold 7505", "Intel Pentium Gold G7400", "Intel Core i3-10100"):
         text = f"koboldcpp closes right after launch. CPU: {cpu}, Windows 11"
         assert "cpu-instructions-unsupported" not in shown_slugs(text)
+
+
+def test_a_cuda_variant_missing_on_macos_is_no_index_question() -> None:
+    """torch has no +cuXXX (nor +cpu) builds for macOS on any index: on a Mac the answer is the
+    platform, not another --index-url (the same text on Linux keeps the index first)."""
+    text = ("ERROR: Could not find a version that satisfies the requirement torch==2.1.2+cu118 (from versions: "
+            "2.0.1, 2.1.0, 2.1.1, 2.1.2)\nERROR: No matching distribution found for torch==2.1.2+cu118")
+    assert shown_slugs(text, os="linux")[:1] == ["wrong-index-variant"]
+    assert shown_slugs(text, os="macos")[:1] == ["unsupported-python"]
+
+
+def test_an_old_cpu_beside_a_dll_that_fails_to_initialise_is_named_first() -> None:
+    text = ("System.DllNotFoundException: Unable to load DLL 'NativeLib': A dynamic link library (DLL) "
+            "initialization routine failed.\nWorks on new machines; fails on our Xeon E5520 servers.")
+    assert shown_slugs(text)[:1] == ["cpu-instructions-unsupported"]
