@@ -90,6 +90,9 @@ CASES = [
     ("Warning! ***HDF5 library version mismatched error***\nThe HDF5 header files used to compile this application "
      "do not match the version used by the HDF5 library to which this application is linked.",
      "dll-version-conflict"),
+    # a wrapper's own words for the native library it cannot find (sounddevice, soundfile)
+    ("  File \"/venv/lib/python3.11/site-packages/soundfile.py\", line 17\nOSError: sndfile library not found",
+     "missing-shared-library"),
 ]
 
 # (look-alike text, a cause it must not put first)
