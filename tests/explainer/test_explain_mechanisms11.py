@@ -93,6 +93,12 @@ CASES = [
     # a wrapper's own words for the native library it cannot find (sounddevice, soundfile)
     ("  File \"/venv/lib/python3.11/site-packages/soundfile.py\", line 17\nOSError: sndfile library not found",
      "missing-shared-library"),
+    # sudo's pip inside an activated environment installs into the system Python
+    ("Inside the activated venv I used sudo pip install -r requirements.txt, then import cv2 fails",
+     "interpreter-mismatch"),
+    # the import works in one folder and fails in another: a file there shadows the package
+    ("It works from another directory but not inside my project folder: ImportError: cannot import name 'Tensor' "
+     "from 'torch'", "shadowed-module"),
 ]
 
 # (look-alike text, a cause it must not put first)
@@ -129,6 +135,7 @@ NOT_CLAIMED = [
 ]
 
 HEALTHY = [
+    "I can import it in the root directory but also in the sub folder, everything fine",
     "-- The CXX compiler identification is GNU 11.4.0\n-- Detecting CXX compiler ABI info - done",
     "Installed fine on Python 3.12 and 3.13, thanks!",
 ]
