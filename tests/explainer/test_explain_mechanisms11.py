@@ -207,6 +207,14 @@ NOT_CLAIMED = [
     # pip itself cannot reach the index: the network, not the Python version
     ("I cannot install packages with Python 3.12 behind the proxy: SSL: CERTIFICATE_VERIFY_FAILED certificate "
      "verify failed: unable to get local issuer certificate", "unsupported-python"),
+    # h5py beside PyTables / netCDF4 with an error of the user's own (no import, DLL or HDF error)
+    ("import h5py\nimport tables\ndata = tables.open_file('x.h5')\nKeyError: \"Unable to open object (object "
+     "'data' doesn't exist)\"", "dll-version-conflict"),
+    ("import netCDF4\nimport h5py\nds = netCDF4.Dataset('x.nc')\nValueError: Error: time variable is missing",
+     "dll-version-conflict"),
+    # an old CPU that "never crashes" is no clue
+    ("Our build farm uses Xeon X5670 nodes for the CPU jobs and they never crash; the GPU box with an i9 hits "
+     "RuntimeError: CUDA error: device-side assert triggered", "cpu-instructions-unsupported"),
 ]
 
 HEALTHY = [
