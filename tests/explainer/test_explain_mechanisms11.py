@@ -117,6 +117,8 @@ CASES = [
     # an add-on missing TensorFlow's typeinfo (_ZTI), not only a function
     ("ImportError: /venv/lib/python3.10/site-packages/horovod/tensorflow/mpi_lib.cpython-310-x86_64-linux-gnu.so: "
      "undefined symbol: _ZTIN10tensorflow8OpKernelE", "extension-abi-mismatch"),
+    # an Atom named with its x5- prefix
+    ("The app closes immediately on my Windows tablet (Intel Atom x5-Z8350)", "cpu-instructions-unsupported"),
 ]
 
 # (look-alike text, a cause it must not put first)
@@ -215,6 +217,12 @@ NOT_CLAIMED = [
     # an old CPU that "never crashes" is no clue
     ("Our build farm uses Xeon X5670 nodes for the CPU jobs and they never crash; the GPU box with an i9 hits "
      "RuntimeError: CUDA error: device-side assert triggered", "cpu-instructions-unsupported"),
+    # a connection or a file "closed", and sys.exit() in pasted code, are no crash
+    ("Intel(R) Pentium(R) CPU G4560 @ 3.50GHz, 8 GB RAM\npip install torch fails:\nConnectionResetError: [WinError "
+     "10054] An existing connection was forcibly closed by the remote host", "cpu-instructions-unsupported"),
+    ("CPU: Celeron J4125\nif frame is None:\n    sys.exit(1)\nModuleNotFoundError: No module named 'cv2'",
+     "cpu-instructions-unsupported"),
+    ("Celeron N4020 laptop. ValueError: I/O operation on closed file.", "cpu-instructions-unsupported"),
 ]
 
 HEALTHY = [
