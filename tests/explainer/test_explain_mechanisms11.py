@@ -223,6 +223,9 @@ NOT_CLAIMED = [
     ("CPU: Celeron J4125\nif frame is None:\n    sys.exit(1)\nModuleNotFoundError: No module named 'cv2'",
      "cpu-instructions-unsupported"),
     ("Celeron N4020 laptop. ValueError: I/O operation on closed file.", "cpu-instructions-unsupported"),
+    # failsafe also turns GPU offload off: with a CPU that has AVX2 named, the GPU backend is as likely
+    ("The CUDA preset crashes, only failsafe mode works. CPU: AMD Ryzen 7 5800X, RTX 3060",
+     "cpu-instructions-unsupported"),
 ]
 
 HEALTHY = [
