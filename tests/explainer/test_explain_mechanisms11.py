@@ -99,6 +99,32 @@ CASES = [
     # the import works in one folder and fails in another: a file there shadows the package
     ("It works from another directory but not inside my project folder: ImportError: cannot import name 'Tensor' "
      "from 'torch'", "shadowed-module"),
+    # review: other spellings of the same messages
+    # CMake's other words for no compiler; oneMKL's name for MKL
+    ("CMake Error: CMAKE_CXX_COMPILER not set, after EnableLanguage", "extension-build-env"),
+    ("Intel oneMKL ERROR: Parameter 10 was incorrect on entry to DSYRK.", "ld-library-path-override"),
+    # ERROR_BAD_EXE_FORMAT as "Error code: 193" and "failed with error 193"
+    ("Could not load library cudnn_ops_infer64_8.dll. Error code: 193", "wrong-architecture"),
+    ("LoadLibrary failed with error 193 for cudnn64_8.dll", "wrong-architecture"),
+    # the user's words with "pip" or the package named between "install" and "on/with Python"
+    ("I can't pip install it on Python 3.13, it says no matching distribution", "unsupported-python"),
+    ("Unable to install mediapipe with Python 3.13 - ERROR: No matching distribution found for mediapipe",
+     "unsupported-python"),
+    # "the cpu version" without "only"
+    ("The cpu version of pytorch got installed even though I used the CUDA command", "cpu-only-build"),
+    # "When I import X first", "If I put `import X` first"
+    ("When I import torch first, it works. Otherwise OSError: [WinError 127] The specified procedure could not be "
+     "found.", "import-order-conflict"),
+    ("If I put `import torch` first it works, otherwise ImportError: DLL load failed while importing _C",
+     "import-order-conflict"),
+    # a first-generation Core i named without the hyphen
+    ("koboldcpp closes right after loading the model. My CPU is an Intel Core i7 920, 12 GB RAM.",
+     "cpu-instructions-unsupported"),
+    # an add-on missing TensorFlow's typeinfo (_ZTI), not only a function
+    ("ImportError: /venv/lib/python3.10/site-packages/horovod/tensorflow/mpi_lib.cpython-310-x86_64-linux-gnu.so: "
+     "undefined symbol: _ZTIN10tensorflow8OpKernelE", "extension-abi-mismatch"),
+    # an Atom named with its x5- prefix
+    ("The app closes immediately on my Windows tablet (Intel Atom x5-Z8350)", "cpu-instructions-unsupported"),
 ]
 
 # (look-alike text, a cause it must not put first)
@@ -132,6 +158,80 @@ NOT_CLAIMED = [
      "doesn't exist)\"", "dll-version-conflict"),
     # torch's stable C shim missing in the user's own extension, not a companion
     ("ImportError: /home/u/proj/build/my_ops.so: undefined symbol: aoti_torch_empty_strided", "companion-mismatch"),
+    # review: look-alikes of this round's signatures
+    # "no error message" and a question are no statement that the order helps
+    ("If I import tensorflow first there is no error message at all, the kernel just dies.", "import-order-conflict"),
+    ("If I import torch first it works? No, same crash either way.", "import-order-conflict"),
+    # Python 3.8 named beside a missing procedure: another DLL build, not a missing one
+    ("ImportError: DLL load failed on Python 3.8: The specified procedure could not be found.",
+     "missing-shared-library"),
+    # dlib built without CUDA
+    ("-- DLIB_USE_CUDA=0 (no GPU here)\nImportError: DLL load failed while importing _dlib_pybind11: The specified "
+     "procedure could not be found.", "missing-shared-library"),
+    # TensorFlow's own _pywrap_ modules are no add-on (a mixed or broken TensorFlow install)
+    ("tensorflow.python.framework.errors_impl.NotFoundError: /venv/lib/python3.10/site-packages/tensorflow/python/"
+     "_pywrap_tfe.so: undefined symbol: _ZN10tensorflow8OpKernel11TraceStringERKNS_15OpKernelContextEb",
+     "extension-abi-mismatch"),
+    ("ImportError: dlopen(/Users/u/env/lib/python3.11/site-packages/tensorflow/python/_pywrap_tensorflow_internal.so,"
+     " 0x0002): symbol not found in flat namespace '__ZN3tsl6StatusC1EN4absl12lts_2023012512StatusCodeE'",
+     "extension-abi-mismatch"),
+    # LAPACK fed NaN or inf: the data, not an older MKL
+    ("Intel MKL ERROR: Parameter 4 was incorrect on entry to DLASCL.\nnumpy.linalg.LinAlgError: SVD did not converge "
+     "in Linear Least Squares", "ld-library-path-override"),
+    ("Intel MKL ERROR: Parameter 6 was incorrect on entry to DGELSD.\nValueError: array must not contain infs or NaNs",
+     "ld-library-path-override"),
+    # the non-CUDA machines are where it works
+    ("It runs fine on our non-CUDA machines, but on the GPU nodes it fails with RuntimeError: CUDA error: no kernel "
+     "image is available for execution on the device", "gpu-build-without-gpu"),
+    # the Mac works; bitsandbytes fails on a Windows PC with an NVIDIA GPU
+    ("On my M1 Mac everything works. On the Windows PC with an RTX 3080, bitsandbytes says CUDA Setup failed despite "
+     "GPU being available.", "code-requires-cuda"),
+    # advice to install the CPU build; a check that none is installed
+    ("Make sure the cpu-only version of torch is installed on the CI runners, otherwise the image is 5 GB. "
+     "RuntimeError: Found no NVIDIA driver on your system.", "cpu-only-build"),
+    ("I checked that no cpu version of torch was installed, yet torch.cuda.is_available() is False", "cpu-only-build"),
+    # cl is there, its output is not UTF-8 (a harmless warning on Chinese Windows)
+    ("UserWarning: Error checking compiler version for cl: 'utf-8' codec can't decode byte 0xd3 in position 0: "
+     "invalid continuation byte\nRuntimeError: Error building extension 'fused': ninja: build stopped",
+     "extension-build-env"),
+    # every CPU-only dlib build says it will not use CUDA
+    ("-- Disabling CUDA support for dlib.  DLIB WILL NOT USE CUDA\nSuccessfully installed dlib-19.24.2\n"
+     ">>> import face_recognition\nPlease install `face_recognition_models` with this command before using "
+     "`face_recognition`", "extension-build-env"),
+    # the user's CPU has AVX2
+    ("Only works with AVX2 processors? My Ryzen 5 5600X has AVX2, so that's not it. The error is RuntimeError: CUDA "
+     "error: out of memory", "cpu-instructions-unsupported"),
+    # exit codes and "exits with <error>" are no crash
+    ("CPU: Intel Celeron N4020, 4GB RAM. pip install dlib fails:\nsubprocess.CalledProcessError: Command '['cmake', "
+     "'--build', '.', '--config', 'Release']' returned non-zero exit status 1.", "cpu-instructions-unsupported"),
+    ("Intel Pentium G4560, GTX 1050. Training exits with RuntimeError: CUDA out of memory. Tried to allocate "
+     "20.00 MiB", "cpu-instructions-unsupported"),
+    ("Processor Intel(R) Core(TM) i5-760 @ 2.80GHz. pip subprocess to install build dependencies did not run "
+     "successfully. exit code: 1", "cpu-instructions-unsupported"),
+    # "not only the failsafe mode", "the only fail-safe way"
+    ("Not only the failsafe mode, every preset crashes immediately with CUDA error.", "cpu-instructions-unsupported"),
+    ("The only fail-safe way to fix this is a clean reinstall: ImportError: cannot import name 'packaging' from "
+     "'pkg_resources'", "cpu-instructions-unsupported"),
+    # pip itself cannot reach the index: the network, not the Python version
+    ("I cannot install packages with Python 3.12 behind the proxy: SSL: CERTIFICATE_VERIFY_FAILED certificate "
+     "verify failed: unable to get local issuer certificate", "unsupported-python"),
+    # h5py beside PyTables / netCDF4 with an error of the user's own (no import, DLL or HDF error)
+    ("import h5py\nimport tables\ndata = tables.open_file('x.h5')\nKeyError: \"Unable to open object (object "
+     "'data' doesn't exist)\"", "dll-version-conflict"),
+    ("import netCDF4\nimport h5py\nds = netCDF4.Dataset('x.nc')\nValueError: Error: time variable is missing",
+     "dll-version-conflict"),
+    # an old CPU that "never crashes" is no clue
+    ("Our build farm uses Xeon X5670 nodes for the CPU jobs and they never crash; the GPU box with an i9 hits "
+     "RuntimeError: CUDA error: device-side assert triggered", "cpu-instructions-unsupported"),
+    # a connection or a file "closed", and sys.exit() in pasted code, are no crash
+    ("Intel(R) Pentium(R) CPU G4560 @ 3.50GHz, 8 GB RAM\npip install torch fails:\nConnectionResetError: [WinError "
+     "10054] An existing connection was forcibly closed by the remote host", "cpu-instructions-unsupported"),
+    ("CPU: Celeron J4125\nif frame is None:\n    sys.exit(1)\nModuleNotFoundError: No module named 'cv2'",
+     "cpu-instructions-unsupported"),
+    ("Celeron N4020 laptop. ValueError: I/O operation on closed file.", "cpu-instructions-unsupported"),
+    # failsafe also turns GPU offload off: with a CPU that has AVX2 named, the GPU backend is as likely
+    ("The CUDA preset crashes, only failsafe mode works. CPU: AMD Ryzen 7 5800X, RTX 3060",
+     "cpu-instructions-unsupported"),
 ]
 
 HEALTHY = [
