@@ -99,6 +99,14 @@ CASES = [
     # the import works in one folder and fails in another: a file there shadows the package
     ("It works from another directory but not inside my project folder: ImportError: cannot import name 'Tensor' "
      "from 'torch'", "shadowed-module"),
+    # jax's own check finds an older CUDA library than it was built for
+    ("CUDA backend failed to initialize: Unable to use CUDA because of the following issues with CUDA components:\n"
+     "Outdated cuSPARSE installation found.", "cuda-toolkit-mismatch"),
+    # TensorFlow names the one CUDA release's DLL it needs
+    ("ImportError: Could not find 'cudnn64_7.dll'. TensorFlow requires that this DLL be installed in a directory "
+     "that is named in your %PATH% environment variable.", "cuda-toolkit-mismatch"),
+    # the user's words in Chinese that two packages' dependencies conflict
+    ("安装paddlepaddle-gpu后提示与torch的依赖版本冲突", "requirement-conflict"),
     # review: other spellings of the same messages
     # CMake's other words for no compiler; oneMKL's name for MKL
     ("CMake Error: CMAKE_CXX_COMPILER not set, after EnableLanguage", "extension-build-env"),
