@@ -107,6 +107,17 @@ CASES = [
      "that is named in your %PATH% environment variable.", "cuda-toolkit-mismatch"),
     # the user's words in Chinese that two packages' dependencies conflict
     ("安装paddlepaddle-gpu后提示与torch的依赖版本冲突", "requirement-conflict"),
+    # MuJoCo's check for an x86_64 Python on Apple silicon
+    ("gymnasium.error.DependencyNotInstalled: You are running an x86_64 build of Python on an Apple Silicon "
+     "machine. This is not supported by MuJoCo.", "wrong-architecture"),
+    # a compiled module built for another Python than the one running
+    ("The build produced mymod.cp312-win_amd64.pyd, but python 3.11 says\nModuleNotFoundError: No module named "
+     "'mymod'", "unsupported-python"),
+    # torch's JIT extension build failed on this machine
+    ("RuntimeError: Error building extension 'fused_adam'", "extension-build-env"),
+    # Omniverse's own driver check
+    ("[Error] [gpu.foundation.plugin] The currently installed NVIDIA graphics driver is unsupported or has known "
+     "issues.", "driver-too-old"),
     # review: other spellings of the same messages
     # CMake's other words for no compiler; oneMKL's name for MKL
     ("CMake Error: CMAKE_CXX_COMPILER not set, after EnableLanguage", "extension-build-env"),
@@ -161,6 +172,8 @@ NOT_CLAIMED = [
     ("Is the cpu only version of pytorch installed by default?", "cpu-only-build"),
     # importing torch first does not help
     ("If I import torch first it still fails with the same DLL error", "import-order-conflict"),
+    # a module for the running Python beside the missing one is no ABI question
+    ("mymod.cp311-win_amd64.pyd is there\nModuleNotFoundError: No module named 'othermod'", "unsupported-python"),
     # h5py alone, with an error of the user's own
     ("import h5py\nimport numpy as np\nf = h5py.File('x.h5')\nKeyError: \"Unable to open object (object 'data' "
      "doesn't exist)\"", "dll-version-conflict"),
@@ -200,7 +213,7 @@ NOT_CLAIMED = [
     ("I checked that no cpu version of torch was installed, yet torch.cuda.is_available() is False", "cpu-only-build"),
     # cl is there, its output is not UTF-8 (a harmless warning on Chinese Windows)
     ("UserWarning: Error checking compiler version for cl: 'utf-8' codec can't decode byte 0xd3 in position 0: "
-     "invalid continuation byte\nRuntimeError: Error building extension 'fused': ninja: build stopped",
+     "invalid continuation byte\nRuntimeError: CUDA error: out of memory",
      "extension-build-env"),
     # every CPU-only dlib build says it will not use CUDA
     ("-- Disabling CUDA support for dlib.  DLIB WILL NOT USE CUDA\nSuccessfully installed dlib-19.24.2\n"
