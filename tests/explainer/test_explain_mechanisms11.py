@@ -115,6 +115,9 @@ CASES = [
      "'mymod'", "unsupported-python"),
     # torch's JIT extension build failed on this machine
     ("RuntimeError: Error building extension 'fused_adam'", "extension-build-env"),
+    # torchaudio's old sox extension with its ABI tag, missing a c10 symbol
+    ("ImportError: /env/lib/python3.7/site-packages/_torch_sox.cpython-37m-x86_64-linux-gnu.so: undefined symbol: "
+     "_ZN3c106detail14torchCheckFailEPKcS2_jS2_", "companion-mismatch"),
     # Omniverse's own driver check
     ("[Error] [gpu.foundation.plugin] The currently installed NVIDIA graphics driver is unsupported or has known "
      "issues.", "driver-too-old"),
