@@ -118,6 +118,12 @@ CASES = [
     # torchaudio's old sox extension with its ABI tag, missing a c10 symbol
     ("ImportError: /env/lib/python3.7/site-packages/_torch_sox.cpython-37m-x86_64-linux-gnu.so: undefined symbol: "
      "_ZN3c106detail14torchCheckFailEPKcS2_jS2_", "companion-mismatch"),
+    # an extension package that fails to import after torch was upgraded
+    ("I updated to torch 2.6.0 and now flash_attn gives DLL load failed while importing flash_attn_2_cuda",
+     "extension-abi-mismatch"),
+    # a package asks for another CUDA major's runtime than its torch's
+    ("ImportError: libcudart.so.12: cannot open shared object file: No such file or directory\n"
+     "torch 2.9.0+cu130", "extension-abi-mismatch"),
     # Omniverse's own driver check
     ("[Error] [gpu.foundation.plugin] The currently installed NVIDIA graphics driver is unsupported or has known "
      "issues.", "driver-too-old"),
@@ -177,6 +183,9 @@ NOT_CLAIMED = [
     ("If I import torch first it still fails with the same DLL error", "import-order-conflict"),
     # a module for the running Python beside the missing one is no ABI question
     ("mymod.cp311-win_amd64.pyd is there\nModuleNotFoundError: No module named 'othermod'", "unsupported-python"),
+    # the same CUDA major on both sides is no build for another CUDA
+    ("OSError: libcudart.so.12: cannot open shared object file (torch 2.5.1+cu124, installed with --no-deps)",
+     "extension-abi-mismatch"),
     # h5py alone, with an error of the user's own
     ("import h5py\nimport numpy as np\nf = h5py.File('x.h5')\nKeyError: \"Unable to open object (object 'data' "
      "doesn't exist)\"", "dll-version-conflict"),
