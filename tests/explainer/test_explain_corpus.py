@@ -47,23 +47,22 @@ def test_corpus_has_localized_windows_messages() -> None:
 
 
 # The thresholds are a ratchet on what the rules were written on (train): they hold today's
-# level (top-1 83.8%, top-3 89.9%, text only 82.2% over 1,648 cases: generations 1 to 8 of the
-# held-out cases and generation 9's train cases included) so no change can lower it.
-# (Generation 8's 117 held-out cases joined train at 55.6% / 64.1% when generation 9 began: that
-# lowered the level from 83.6 / 90.1 to 81.5 / 88.2; the eleventh round of rules, written on them,
-# and the rules on generation 9's train cases raised it again.)
+# level (top-1 83.1%, top-3 89.5%, text only 81.4% over 1,700 cases: generations 1 to 9 of the
+# held-out cases included) so no change can lower it.
+# (Generation 9's 52 held-out cases joined train at 61.5% / 76.9% when generation 10 began: that
+# lowered the level from 83.9 / 89.9 to 83.1 / 89.5.)
 # The issue's target (90% / 98% on reports never seen) is not reached yet. The frozen test
 # split is measured and reported (bench/explain_accuracy.py), never asserted: a red test
 # would be an invitation to read its misses.
 def test_top1_accuracy_with_machine_facts() -> None:
     top1, top3 = accuracy(evaluate(TRAIN, use_facts=True))
-    assert top1 >= 0.838
-    assert top3 >= 0.899
+    assert top1 >= 0.831
+    assert top3 >= 0.895
 
 
 def test_top1_accuracy_from_text_alone() -> None:
     top1, _ = accuracy(evaluate(TRAIN, use_facts=False))
-    assert top1 >= 0.822
+    assert top1 >= 0.814
 
 
 def test_known_misses_are_train_cases() -> None:

@@ -14,10 +14,9 @@ A test split is used up once its numbers have steered the rules (its aggregate w
 again and again while tuning): its cases then join ``train/`` and a new test split is frozen
 from cases collected afterwards, with a new :data:`GENERATION` salting the hash, so that the
 new split is no function of the old one. Generation 1 (the first 166 held-out cases) and
-generation 2 (38), generation 3 (55), generation 4 (73), generation 5 (72), generation 6 (115)
-generation 7 (120) and generation 8 (117; each measured once at the end of the session that
-collected it) were used up and joined train; generation 9 (52) was collected and measured once;
-the next collection is generation 10.
+generation 2 (38), generation 3 (55), generation 4 (73), generation 5 (72), generation 6 (115),
+generation 7 (120), generation 8 (117) and generation 9 (52; each measured once at the end of
+the session that collected it) were used up and joined train; generation 10 is being collected.
 """
 
 from __future__ import annotations
@@ -35,7 +34,7 @@ from dldoctor.explainer.weigh import Facts, facts_from_mapping
 
 SPLITS = ("train", "test")
 TEST_MODULUS = 2  # of newly collected threads, 1 in 2 goes to the test split
-GENERATION = 9  # bumped when a test split is used up and joins train (see the module docstring)
+GENERATION = 10  # bumped when a test split is used up and joins train (see the module docstring)
 _KEYS = {"source", "platform", "cause", "text", "quote", "facts"}
 
 
