@@ -50,6 +50,17 @@ CASES = [
     # TensorFlow's DLL initialisation failing, named in prose only
     ("Importing tensorflow gives ImportError: DLL load failed: A dynamic link library (DLL) initialization "
      "routine failed.", "cpu-instructions-unsupported"),
+    # written on the train cases that got no answer at all
+    # the GPU unused, in other words and languages
+    ("PyTorch not detecting my GPU after the update", "cpu-only-build"),
+    ("装了CUDA 12.1，但是显卡检测不到，一直用CPU跑", "cpu-only-build"),
+    ("GPUが認識されない。CUDAは入れました", "cpu-only-build"),
+    # SIGILL in glibc's translations
+    ("$ python -c 'import tensorflow'\nНедопустимая инструкция (стек памяти сброшен на диск)",
+     "cpu-instructions-unsupported"),
+    ("python train.py\nUngültiger Maschinenbefehl (Speicherabzug geschrieben)", "cpu-instructions-unsupported"),
+    # the paging file, retold
+    ("it says the page file is too small when loading the checkpoint", "pagefile-too-small"),
 ]
 
 # (look-alike text, a cause it must not put first)
@@ -90,6 +101,10 @@ NOT_CLAIMED = [
     ("OSError: [WinError 1114] A dynamic link library (DLL) initialization routine failed. Error loading "
      '"C:\\venv\\lib\\site-packages\\torch\\lib\\c10.dll" or one of its dependencies.',
      "cpu-instructions-unsupported"),
+    # advice about the GPU, not a complaint; a question whether the GPU is used
+    ("Make sure CUDA is installed so the GPU is recognized; then it runs fine", "cpu-only-build"),
+    # a page file large enough
+    ("I set the page file to 64 GB, which is not too small, and it loads fine", "pagefile-too-small"),
 ]
 
 HEALTHY = [
