@@ -59,6 +59,12 @@ CASES = [
     ("$ python -c 'import tensorflow'\nНедопустимая инструкция (стек памяти сброшен на диск)",
      "cpu-instructions-unsupported"),
     ("python train.py\nUngültiger Maschinenbefehl (Speicherabzug geschrieben)", "cpu-instructions-unsupported"),
+    # one list for Windows' "procedure not found" in every language (the [phrases] table): each
+    # signature that needs it now knows all of them
+    ('OSError: Не найдена указанная процедура. Error loading "C:\\venv\\lib\\site-packages\\torch\\lib\\shm.dll" '
+     "or one of its dependencies.", "import-order-conflict"),
+    ('Impossibile trovare la procedura specificata. Error loading "C:\\app\\lib\\cudnn_ops64_9.dll"',
+     "dll-version-conflict"),
     # the paging file, retold
     ("it says the page file is too small when loading the checkpoint", "pagefile-too-small"),
 ]

@@ -63,6 +63,18 @@ def test_minimal_document_is_valid() -> None:
     assert [s.id for s in sigs.signatures] == ["a", "b"]
 
 
+def test_a_phrase_list_is_written_once_and_expanded_in_patterns_and_anchors() -> None:
+    """``<<name>>`` is an alternation of the list's phrases as literals (a dot is a dot), and in
+    an anchor list the phrases lowered, keeping only those that hold no other."""
+    doc = _minimal()
+    doc["phrases"] = {"gone": ["Was not found.", "找不到", "not found."]}
+    doc["signature"][0].update(anchor=["<<gone>>"], pattern="(?P<lib>y) <<gone>>")
+    sig = parse_signatures(doc, SLUGS).signatures[0]
+    assert sorted(sig.anchors) == ["not found.", "找不到"]
+    assert sig.pattern.search("y WAS NOT FOUND.") and sig.pattern.search("y 找不到")
+    assert not sig.pattern.search("y not foundX")
+
+
 def _set(path: List[Any], value: Any) -> Callable[[Dict[str, Any]], None]:
     def mutate(doc: Dict[str, Any]) -> None:
         node: Any = doc
@@ -102,6 +114,11 @@ BROKEN = {
     "is and is_not": (_set(["evidence", 0, "is_not"], ["x"]), "exactly one"),
     "bad factor": (_set(["evidence", 0, "factor"], 0), "factor"),
     "top-level typo": (_set(["signatures"], []), "unknown top-level"),
+    "unknown phrase list": (_set(["signature", 0, "pattern"], "x<<nope>>"), "unknown phrase list"),
+    "unknown phrase anchor": (_set(["signature", 0, "anchor"], ["<<nope>>"]), "unknown phrase list"),
+    "phrases not a list": (_set(["phrases"], {"p": "x"}), "non-empty list"),
+    "blank phrase": (_set(["phrases"], {"p": ["x", " "]}), "non-empty list"),
+    "phrase name": (_set(["phrases"], {"Not-A-Name": ["x"]}), "names are"),
 }
 
 

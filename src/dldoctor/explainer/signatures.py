@@ -20,13 +20,15 @@ import importlib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterator, List, Mapping, Optional, Pattern, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Pattern, Sequence, Tuple
 
 from dldoctor import conditions
 from dldoctor.conditions import DataError
 
 FACTS = ("os", "torch_version", "torch_cuda", "gpu_driver", "python_bits")
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+#: ``<<name>>`` in a pattern or an anchor list: a phrase list of the file's ``[phrases]`` table
+_PHRASE_REF = re.compile(r"<<([a-z_]{1,60})>>")
 _SIG_KEYS = {"id", "anchor", "pattern", "causes", "unless", "distinct"}
 _EVIDENCE_KEYS = {"slug", "fact", "is", "is_not", "factor", "reason"}
 FLAGS = re.IGNORECASE | re.MULTILINE
@@ -124,7 +126,50 @@ def _fail(where: str, msg: str) -> DataError:
     return DataError(f"signatures: {where}: {msg}")
 
 
-def _parse_signature(raw: Any, slugs: Sequence[str]) -> Signature:
+def _parse_phrases(raw: Any) -> Dict[str, Tuple[str, ...]]:
+    """The ``[phrases]`` table: one list per message, in every language it is met in, written
+    once and named by ``<<name>>`` wherever a signature needs it (so no copy lags behind)."""
+    if not isinstance(raw, dict):
+        raise _fail("phrases", "must be a table name = [phrase, ...]")
+    out: Dict[str, Tuple[str, ...]] = {}
+    for name, phrases in raw.items():
+        if not _PHRASE_REF.fullmatch(f"<<{name}>>"):
+            raise _fail("phrases", f"{name!r}: names are lower-case letters and underscores")
+        if not isinstance(phrases, list) or not phrases or not all(isinstance(x, str) and x.strip() for x in phrases):
+            raise _fail("phrases", f"{name}: a non-empty list of non-blank strings")
+        out[name] = tuple(phrases)
+    return out
+
+
+def _expand(sid: str, text: str, phrases: Mapping[str, Tuple[str, ...]]) -> str:
+    """``text`` with each ``<<name>>`` replaced by an alternation of that list's phrases as
+    literals, longest first (so a phrase is not cut short by one that begins it)."""
+
+    def one(m: re.Match[str]) -> str:
+        if m.group(1) not in phrases:
+            raise _fail(sid, f"unknown phrase list <<{m.group(1)}>>")
+        return "(?:" + "|".join(re.escape(x) for x in sorted(phrases[m.group(1)], key=len, reverse=True)) + ")"
+
+    return _PHRASE_REF.sub(one, text)
+
+
+def _expand_anchors(sid: str, anchors: List[Any], phrases: Mapping[str, Tuple[str, ...]]) -> List[Any]:
+    """Anchor lists with each ``"<<name>>"`` entry replaced by its phrases, lowered."""
+    out: List[Any] = []
+    for a in anchors:
+        m = _PHRASE_REF.fullmatch(a) if isinstance(a, str) else None
+        if m is None:
+            out.append(a)
+        elif m.group(1) not in phrases:
+            raise _fail(sid, f"unknown phrase list <<{m.group(1)}>>")
+        else:
+            lowered = {x.lower() for x in phrases[m.group(1)]}
+            # a phrase that holds another is found wherever that one is: only the shortest count
+            out += sorted(x for x in lowered if x not in out and not any(y != x and y in x for y in lowered))
+    return out
+
+
+def _parse_signature(raw: Any, slugs: Sequence[str], phrases: Mapping[str, Tuple[str, ...]]) -> Signature:
     if not isinstance(raw, dict):
         raise _fail("?", "each [[signature]] must be a table")
     sid = raw.get("id")
@@ -135,6 +180,10 @@ def _parse_signature(raw: Any, slugs: Sequence[str]) -> Signature:
         raise _fail(sid, f"unknown keys {sorted(unknown)}")
     anchor, pattern = raw.get("anchor"), raw.get("pattern")
     anchors = [anchor] if isinstance(anchor, str) else anchor
+    if isinstance(anchors, list):
+        anchors = _expand_anchors(sid, anchors, phrases)
+    if isinstance(pattern, str):
+        pattern = _expand(sid, pattern, phrases)
     if (
         not isinstance(anchors, list)
         or not anchors
@@ -201,13 +250,14 @@ def parse_signatures(data: Mapping[str, Any], slugs: Sequence[str]) -> Signature
     """Validate a whole signatures document against the known condition slugs."""
     if data.get("schema_version") != 1:
         raise _fail("file", "schema_version must be 1")
-    unknown = set(data) - {"schema_version", "signature", "evidence", "fallback"}
+    unknown = set(data) - {"schema_version", "phrases", "signature", "evidence", "fallback"}
     if unknown:
         raise _fail("file", f"unknown top-level keys {sorted(unknown)}")
     raw_sigs = data.get("signature")
     if not isinstance(raw_sigs, list) or not raw_sigs:
         raise _fail("file", "no [[signature]] tables")
-    sigs = tuple(_parse_signature(r, slugs) for r in raw_sigs)
+    phrases = _parse_phrases(data.get("phrases", {}))
+    sigs = tuple(_parse_signature(r, slugs, phrases) for r in raw_sigs)
     ids = [s.id for s in sigs]
     dup = {i for i in ids if ids.count(i) > 1}
     if dup:
@@ -217,7 +267,7 @@ def parse_signatures(data: Mapping[str, Any], slugs: Sequence[str]) -> Signature
         if missing:
             raise _fail(sig.id, f"unless names unknown signatures {sorted(missing)}")
     rules = tuple(_parse_evidence(r, slugs) for r in data.get("evidence", []))
-    fallbacks = tuple(_parse_signature(r, slugs) for r in data.get("fallback", []))
+    fallbacks = tuple(_parse_signature(r, slugs, phrases) for r in data.get("fallback", []))
     clash = {f.id for f in fallbacks} & set(ids)
     if clash or len({f.id for f in fallbacks}) != len(fallbacks):
         raise _fail("file", f"fallback ids must be unique and differ from signature ids {sorted(clash)}")
