@@ -111,6 +111,13 @@ NOT_CLAIMED = [
     ("Make sure CUDA is installed so the GPU is recognized; then it runs fine", "cpu-only-build"),
     # a page file large enough
     ("I set the page file to 64 GB, which is not too small, and it loads fine", "pagefile-too-small"),
+    # self-review: cv2 imported before another module whose DLL fails; Debian's split distutils on
+    # Python 3.8 (python3-distutils), not 3.12; a question about which python to use
+    ("import cv2\nimport torch\nImportError: DLL load failed while importing _C: The specified module could not "
+     "be found.",
+     "missing-shared-library"),
+    ("ModuleNotFoundError: No module named 'distutils.util'  (Ubuntu 20.04, python3.8)", "unsupported-python"),
+    ("which python should I use, the system python or the conda one?", "interpreter-mismatch"),
 ]
 
 HEALTHY = [
