@@ -47,22 +47,23 @@ def test_corpus_has_localized_windows_messages() -> None:
 
 
 # The thresholds are a ratchet on what the rules were written on (train): they hold today's
-# level (top-1 83.1%, top-3 89.5%, text only 81.4% over 1,700 cases: generations 1 to 9 of the
+# level (top-1 84.3%, top-3 90.4%, text only 82.5% over 1,700 cases: generations 1 to 9 of the
 # held-out cases included) so no change can lower it.
 # (Generation 9's 52 held-out cases joined train at 61.5% / 76.9% when generation 10 began: that
-# lowered the level from 83.9 / 89.9 to 83.1 / 89.5.)
+# lowered the level from 83.9 / 89.9 to 83.1 / 89.5; the twelfth round of rules, written on them,
+# raised it again.)
 # The issue's target (90% / 98% on reports never seen) is not reached yet. The frozen test
 # split is measured and reported (bench/explain_accuracy.py), never asserted: a red test
 # would be an invitation to read its misses.
 def test_top1_accuracy_with_machine_facts() -> None:
     top1, top3 = accuracy(evaluate(TRAIN, use_facts=True))
-    assert top1 >= 0.831
-    assert top3 >= 0.895
+    assert top1 >= 0.843
+    assert top3 >= 0.904
 
 
 def test_top1_accuracy_from_text_alone() -> None:
     top1, _ = accuracy(evaluate(TRAIN, use_facts=False))
-    assert top1 >= 0.814
+    assert top1 >= 0.825
 
 
 def test_known_misses_are_train_cases() -> None:
