@@ -6,6 +6,10 @@ in ``conditions.toml``. How to tell a cause apart from its rivals is the conditi
 ``confirm``; that every condition is detected by something is checked by
 :mod:`dldoctor.detection`.
 
+A message Windows (or a library) prints in many languages is one list in the file's
+``[phrases]`` table, named ``<<name>>`` in a pattern or an anchor list and expanded here, so
+that no signature's copy of the list lags behind another's.
+
 Matching must stay linear in the size of a pasted text (up to 32 MiB), so the loader also
 rejects what would make it otherwise: a signature without an anchor (its regex would scan
 the whole text), and a pattern with an unbounded repeat (``*``, ``+``, ``{n,}``), a repeat
