@@ -1,0 +1,59 @@
+"""Mechanism-level rules, thirteenth round (issue 14, item 2): the wrong assumptions generation 10's
+train cases showed (their "before" numbers taken first), each with a text of our own writing (not a
+corpus case) and a look-alike it must not claim."""
+
+from __future__ import annotations
+
+from dldoctor.explainer import diagnose_text
+
+# (text, the cause the mechanism implies first)
+CASES = [
+    # NVIDIA's container runtime: the image's CUDA is newer than the host driver supports
+    ("docker: Error response from daemon: failed to create task for container\n"
+     "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.6, please update your driver "
+     "to a newer version, or use an earlier cuda container: unknown.", "driver-too-old"),
+    # a GPU generation the user asks the project to support
+    ("Outputs are garbage on my Tesla V100. Could you support Volta GPUs?", "gpu-arch-unsupported"),
+    ("Pascal support? The kernels crash on a GTX 1080", "gpu-arch-unsupported"),
+    # another application's Python picked up from PATH
+    ("the installer keeps using the python.exe from QGIS, so torch installs into the wrong place",
+     "interpreter-mismatch"),
+    ("Blender's bundled python is used instead of my Python 3.10 when I run the script", "interpreter-mismatch"),
+    # a +cpu build on a machine with an NVIDIA card
+    (">>> torch.__version__\n'2.5.1+cpu'\nmy laptop has an NVIDIA GeForce RTX 4060", "cpu-only-build"),
+    # the IDE's runner uses another interpreter than the selected one
+    ("Running with Code Runner gives ModuleNotFoundError: No module named 'torch', the terminal works",
+     "interpreter-mismatch"),
+    ("It seems PyCharm is still using the system python, not my venv", "interpreter-mismatch"),
+    # a build that fails for the Python version, in the user's words
+    ("Fails to install with Python 3.13: torch is not found", "unsupported-python"),
+]
+
+# (look-alike text, a cause it must not put first)
+NOT_CLAIMED = [
+    # the container runtime's other requirement (a driver branch), not a CUDA version
+    ("nvidia-container-cli: requirement error: unsatisfied condition: brand = tesla", "driver-too-old"),
+    # a statement that a generation is supported, not a question
+    ("Turing GPUs are supported since release 1.2; my 2080 Ti works", "gpu-arch-unsupported"),
+    # a Blender add-on that installs into Blender's Python on purpose
+    ("I use Blender's Python API to render the scene; the add-on works", "interpreter-mismatch"),
+    # a +cpu build chosen on purpose on a machine whose GPU is not NVIDIA
+    ("torch 2.5.1+cpu on a Radeon RX 7900, runs fine for inference", "cpu-only-build"),
+    # a sentence about the system Python that says nothing about which one runs
+    ("I installed the system python from python.org and then created a venv", "interpreter-mismatch"),
+    # a build that fails for want of a compiler, whatever the Python version
+    ("pip install fails to build with python 3.12: error: Microsoft Visual C++ 14.0 or greater is required.",
+     "unsupported-python"),
+]
+
+HEALTHY = [
+    "Code Runner works fine now with the venv's interpreter selected, thanks",
+]
+
+
+def test_the_container_requirement_names_the_cuda_it_wants() -> None:
+    """The subject shown is the CUDA release the image needs."""
+    text = "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.4, please update your driver"
+    top = diagnose_text(text).shown[0]
+    assert top.slug == "driver-too-old"
+    assert ("version", "12.4") in [pair for hit in top.hits for pair in hit.subject]
