@@ -27,6 +27,12 @@ CASES = [
     ("It seems PyCharm is still using the system python, not my venv", "interpreter-mismatch"),
     # a build that fails for the Python version, in the user's words
     ("Fails to install with Python 3.13: torch is not found", "unsupported-python"),
+    # the DataLoader's shared-memory files cannot be written: /dev/shm is full (a container's 64 MB)
+    ("  File \"/usr/lib/python3.10/multiprocessing/queues.py\", line 244, in _feed\n"
+     "RuntimeError: unable to write to file </torch_112_3310254597_0>: No space left on device (28)",
+     "dataloader-worker-crash"),
+    ("RuntimeError: unable to open shared memory object </torch_4419_2811931204> in read-write mode",
+     "dataloader-worker-crash"),
 ]
 
 # (look-alike text, a cause it must not put first)
@@ -41,12 +47,15 @@ NOT_CLAIMED = [
     ("torch 2.5.1+cpu on a Radeon RX 7900, runs fine for inference", "cpu-only-build"),
     # a sentence about the system Python that says nothing about which one runs
     ("I installed the system python from python.org and then created a venv", "interpreter-mismatch"),
+    # a full disk elsewhere is no shared-memory question
+    ("OSError: [Errno 28] No space left on device: '/root/.cache/huggingface/hub'", "dataloader-worker-crash"),
     # a build that fails for want of a compiler, whatever the Python version
     ("pip install fails to build with python 3.12: error: Microsoft Visual C++ 14.0 or greater is required.",
      "unsupported-python"),
 ]
 
 HEALTHY = [
+    "df -h /dev/shm\nshm  16G  1.2G  15G  8% /dev/shm",
     "Code Runner works fine now with the venv's interpreter selected, thanks",
 ]
 
