@@ -95,6 +95,11 @@ def test_confirmed_cause_is_in_top3(case: Case) -> None:
             "unknown",
         ),
         ("source = ", "Invalid"),
+        # a misspelt machine fact would be ignored silently: "torch" is no fact explain weighs
+        (
+            'source = "https://x"\nplatform = "linux"\ncause = "corrupt-install"\ntext = "t"\n[facts]\ntorch = "2.4.0"',
+            "unknown \\[facts\\] keys \\['torch'\\]",
+        ),
     ],
 )
 def test_bad_case_files_are_rejected(tmp_path: Path, body: str, message: str) -> None:

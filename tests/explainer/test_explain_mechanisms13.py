@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dldoctor.explainer import diagnose_text
 
+from .ranked import shown_slugs
+
 # (text, the cause the mechanism implies first)
 CASES = [
     # NVIDIA's container runtime: the image's CUDA is newer than the host driver supports
@@ -33,6 +35,18 @@ CASES = [
      "dataloader-worker-crash"),
     ("RuntimeError: unable to open shared memory object </torch_4419_2811931204> in read-write mode",
      "dataloader-worker-crash"),
+    # torch 2.4.0 on Windows computed wrong on the CPU: a flood of detections, no error at all
+    ("image 1/1 C:\\work\\street.jpg: 640x384 212 persons, 97 cars, 12 dogs, 511.0ms\n"
+     "Speed: 4.1ms preprocess, 511.0ms inference", "known-bad-release"),
+    ("Since the update the detector returns hundreds of false detections on every picture", "known-bad-release"),
+    # NVRTC older than the GPU it is asked to compile for
+    ("nvrtc: error: invalid value for --gpu-architecture (-arch)\noptions: --gpu-architecture=sm_90 -std=c++17\n"
+     "RuntimeError: NVRTC_ERROR_INVALID_OPTION", "cuda-toolkit-mismatch"),
+    # RAPIDS has no code for GPUs before Pascal
+    ("import cudf\nRuntimeError: This cuDF installation is missing the necessary PTX files that are <=52.",
+     "gpu-arch-unsupported"),
+    # DGL's CPU build asked for a GPU
+    ("dgl._ffi.base.DGLError: Check failed: allow_missing: Device API cuda is not enabled.", "cpu-only-build"),
 ]
 
 # (look-alike text, a cause it must not put first)
@@ -49,12 +63,17 @@ NOT_CLAIMED = [
     ("I installed the system python from python.org and then created a venv", "interpreter-mismatch"),
     # a full disk elsewhere is no shared-memory question
     ("OSError: [Errno 28] No space left on device: '/root/.cache/huggingface/hub'", "dataloader-worker-crash"),
+    # a listed release beside a failure that is no failed load: not that release's regression
+    ("torch 2.4.0+cu121 on Windows 11\nAssertionError: Torch not compiled with CUDA enabled", "known-bad-release"),
+    # a model that finds many objects in a crowded picture, without complaint
+    ("image 1/1 crowd.jpg: 640x640 8 persons, 2 bicycles, 120.5ms", "known-bad-release"),
     # a build that fails for want of a compiler, whatever the Python version
     ("pip install fails to build with python 3.12: error: Microsoft Visual C++ 14.0 or greater is required.",
      "unsupported-python"),
 ]
 
 HEALTHY = [
+    "Found 5 faces in the photo, all correct",
     "df -h /dev/shm\nshm  16G  1.2G  15G  8% /dev/shm",
     "Code Runner works fine now with the venv's interpreter selected, thanks",
 ]
@@ -66,3 +85,17 @@ def test_the_container_requirement_names_the_cuda_it_wants() -> None:
     top = diagnose_text(text).shown[0]
     assert top.slug == "driver-too-old"
     assert ("version", "12.4") in [pair for hit in top.hits for pair in hit.subject]
+
+
+def test_a_cudnn_built_for_another_release_names_the_toolkit_too() -> None:
+    """cuDNN's "compiled with" check: a second copy on the path first, and the only cuDNN being
+    another release (the toolkit mismatch) among the top three."""
+    text = ("E external/xla/stream_executor/cuda/cuda_dnn.cc:417] Loaded runtime CuDNN library: 8.4.1 but source "
+            "was compiled with: 8.6.0.  CuDNN library needs to have matching major version")
+    assert "cuda-toolkit-mismatch" in shown_slugs(text)[:3]
+
+
+def test_the_windows_libuv_default_names_the_release() -> None:
+    """torch 2.4's libuv default on Windows: the distributed limits first, the release among them."""
+    ranked = shown_slugs("RuntimeError: use_libuv was requested but PyTorch was build without libuv support")
+    assert ranked[0] == "nccl-unavailable" and "known-bad-release" in ranked[:3]

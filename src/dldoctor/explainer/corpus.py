@@ -22,7 +22,7 @@ the session that collected it) were used up and joined train; generation 10 is b
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
@@ -36,6 +36,10 @@ SPLITS = ("train", "test")
 TEST_MODULUS = 2  # of newly collected threads, 1 in 2 goes to the test split
 GENERATION = 10  # bumped when a test split is used up and joins train (see the module docstring)
 _KEYS = {"source", "platform", "cause", "text", "quote", "facts"}
+#: [facts] keys that explain weighs (the fields of Facts) ...
+FACT_KEYS = frozenset(f.name for f in fields(Facts))
+#: ... and keys a thread confirmed that explain does not weigh (kept for the reader)
+NOTE_KEYS = frozenset({"python", "cuda", "numpy", "onnxruntime", "paddlepaddle", "tensorflow"})
 
 
 def thread_of(url: str) -> str:
@@ -96,6 +100,10 @@ def read_case(path: Path) -> Case:
     facts = raw.get("facts", {})
     if not isinstance(facts, dict):
         raise DataError(f"{path.name}: [facts] must be a table")
+    unknown_facts = set(facts) - FACT_KEYS - NOTE_KEYS
+    if unknown_facts:  # a misspelt fact ("torch" for torch_version) would be silently ignored
+        raise DataError(f"{path.name}: unknown [facts] keys {sorted(unknown_facts)}; facts explain weighs: "
+                        f"{sorted(FACT_KEYS)}; kept as notes only: {sorted(NOTE_KEYS)}")
     if not isinstance(raw.get("quote", ""), str):
         raise DataError(f"{path.name}: quote must be a string")
     split = path.parent.name if path.parent.name in SPLITS else "train"

@@ -25,7 +25,7 @@ from dldoctor.explainer.match import BLOCK, CHUNK, Hit, Prepared, anchor_windows
 
 SLUG = "known-bad-release"
 BOTH = 0.85  # the text names the release and its mark
-RELEASE = 0.6  # the release, in a text that shows a failure
+RELEASE = 0.6  # the release, in a text that shows a failed import or load
 MARK = 0.3  # the mark only (the text does not say which release), unless the entry says
 NAME_REACH = 120  # the longest "torch version: 2.3.0" / "upgrading torch from 2.2 to 2.3.0"
 #: names a text uses for a distribution -> the distribution
@@ -42,10 +42,11 @@ _AFTER = re.compile(
     + r"|(?:-gpu|-cpu)?(?:\s{1,3}from\b[^\n]{0,60}?)?\s{1,3}to\s{1,3}" + _VERSION.replace("?P<version>", "?P<to>"),
     re.IGNORECASE,
 )
-FAILURE = re.compile(r"Error\b|Traceback|DLL load failed|undefined symbol|cannot open shared|not loaded|fails? to",
-                     re.IGNORECASE)
-#: a failed import or library load: the kind of failure every entry of the table describes
-#: (a machine with a listed release that shows, say, an out-of-memory error is not claimed)
+#: a failed import or library load: the kind of failure the table's entries describe. A text
+#: that names a listed release is claimed only with such a failure (or a mark of the entry):
+#: "Torch not compiled with CUDA enabled" or a numpy error beside "torch 2.4.0" is no loading
+#: regression of 2.4.0, and a machine with a listed release that shows, say, an out-of-memory
+#: error is not claimed either
 LOAD_FAILURE = re.compile(r"DLL load failed|\[WinError \d{1,5}\]|Error loading|ImportError|undefined symbol|"
                           r"cannot open shared object|Library not loaded|Could not find module", re.IGNORECASE)
 
@@ -128,7 +129,7 @@ def release_matches(
     entries = known_bad_releases()
     versions = mentioned_versions(text, prep) if versions is None else versions
     marks = _marks_seen(text, entries, prep)
-    failed = FAILURE.search(text) is not None
+    failed = LOAD_FAILURE.search(text) is not None
     out: List[Tuple[Mapping[str, Any], float, str]] = []
     for entry in entries:
         if platform is not None and platform not in entry["platforms"]:
