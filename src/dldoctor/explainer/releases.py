@@ -165,9 +165,14 @@ def release_hits(text: str, platform: Optional[str], prep: Optional[Prepared] = 
 
 
 def listed_release(dist: str, version: str, platform: Optional[str]) -> Optional[Mapping[str, Any]]:
-    """The table entry for ``dist`` ``version`` on ``platform``, if that release is listed."""
+    """The table entry for ``dist`` ``version`` on ``platform``, if that release is listed.
+
+    Entries that break only beside another distribution (``with``: torch 2.3.0 with torchdata)
+    are left out: the machine's release alone does not say that one is installed, and only the
+    text's mark can show that regression."""
     for entry in known_bad_releases():
         fits = dist in dists_of(entry) and (platform is None or platform in entry["platforms"])
+        fits = fits and not entry.get("with")
         if fits and _contains(entry["specifier"], [version.split("+", 1)[0]]):
             return entry
     return None
