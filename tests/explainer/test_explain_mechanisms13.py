@@ -47,6 +47,44 @@ CASES = [
      "gpu-arch-unsupported"),
     # DGL's CPU build asked for a GPU
     ("dgl._ffi.base.DGLError: Check failed: allow_missing: Device API cuda is not enabled.", "cpu-only-build"),
+    # a torch symbol missing from a companion's own DLL: built against another torch
+    ("The procedure entry point aoti_torch_empty_strided could not be located in the dynamic link library "
+     "C:\\comfy\\python_embeded\\Lib\\site-packages\\torchaudio\\lib\\libtorchaudio.pyd.dll",
+     "extension-abi-mismatch"),
+    # Windows' own, older onnxruntime.dll in System32 found first
+    ("System.EntryPointNotFoundException: Unable to find an entry point named 'OrtGetApiBase' in DLL 'onnxruntime'.",
+     "dll-version-conflict"),
+    ("The requested API version [22] is not available, only API versions [1, 16] are supported in this build.",
+     "dll-version-conflict"),
+    # R's reticulate bound to another Python than the one holding the package
+    ("Error: Python module tensorflow was not found.\n\nDetected Python configuration:\n\npython: /usr/bin/python3",
+     "interpreter-mismatch"),
+    # an old CPU named beside TensorFlow's exception
+    ("CPU: Intel(R) Core(TM)2 Quad CPU Q6600\nTensorflow exception triggered while loading model",
+     "cpu-instructions-unsupported"),
+    # pip's isolated build has no torch for setup.py
+    ("  Getting requirements to build wheel ... error\n  error: subprocess-exited-with-error\n"
+     "      ModuleNotFoundError: No module named 'torch'", "extension-build-env"),
+    # a user-site launcher run from inside a project venv
+    ("$ uv run torchrun train.py\n  File \"/home/ana/.local/bin/torchrun\", line 5, in <module>\n"
+     "ModuleNotFoundError: No module named 'myproject'", "user-site-shadowing"),
+    # a CUDA tensor handed to a spawned process where IPC is not available
+    ("mp.set_start_method('spawn')\np.start()\nRuntimeError: CUDA error: invalid resource handle",
+     "cuda-ipc-unsupported"),
+    # torch 2.3.0 removed a name torchdata imports
+    ("ImportError: cannot import name 'DILL_AVAILABLE' from 'torch.utils.data.datapipes.utils.common'",
+     "known-bad-release"),
+    # Keras 3 under transformers' TensorFlow models; Keras and TensorFlow of two releases
+    ("ValueError: Your currently installed version of Keras is Keras 3, but this is not yet supported in "
+     "Transformers. Please install the backwards-compatible tf-keras package", "companion-mismatch"),
+    ("from keras import layers\nAlreadyExistsError: Another metric with the same name already exists.",
+     "companion-mismatch"),
+    # the retired tensorflow-gpu name
+    ('Exception:\n  The "tensorflow-gpu" package has been removed!\n  Please install "tensorflow" instead.',
+     "wrong-index-variant"),
+    # a dated nightly that breaks on import
+    ("pip install tf-nightly==2.16.0.dev20231102\npython -c 'import tensorflow'\n"
+     "AttributeError: module 'tensorflow' has no attribute 'compat'", "known-bad-release"),
 ]
 
 # (look-alike text, a cause it must not put first)
@@ -67,6 +105,19 @@ NOT_CLAIMED = [
     ("torch 2.4.0+cu121 on Windows 11\nAssertionError: Torch not compiled with CUDA enabled", "known-bad-release"),
     # a model that finds many objects in a crowded picture, without complaint
     ("image 1/1 crowd.jpg: 640x640 8 persons, 2 bicycles, 120.5ms", "known-bad-release"),
+    # an entry point of the framework's own DLL: its own libraries disagree, no companion involved
+    ("The procedure entry point ?warning_handler@c10@@YAPEAVWarningHandler@1@XZ could not be located in the "
+     "dynamic link library C:\\venv\\Lib\\site-packages\\torch\\lib\\torch_cpu.dll", "extension-abi-mismatch"),
+    # a user-site launcher with no environment in sight is just where pip --user put it
+    ('  File "/home/ana/.local/bin/huggingface-cli", line 8, in <module>\nOSError: libcudart.so.12: cannot open '
+     "shared object file", "user-site-shadowing"),
+    # an invalid resource handle in one process (a stream or event of another device)
+    ("torch.cuda.synchronize()\nRuntimeError: CUDA error: invalid resource handle", "cuda-ipc-unsupported"),
+    # the nightly named, the import fine
+    ("I use tf-nightly 2.16.0.dev20231102 and everything imports fine", "known-bad-release"),
+    # a build step that fails for a compiler, not for torch
+    ("  Getting requirements to build wheel ... error\n  error: Microsoft Visual C++ 14.0 or greater is required.",
+     "interpreter-mismatch"),
     # a build that fails for want of a compiler, whatever the Python version
     ("pip install fails to build with python 3.12: error: Microsoft Visual C++ 14.0 or greater is required.",
      "unsupported-python"),
