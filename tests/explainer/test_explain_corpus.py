@@ -56,13 +56,13 @@ def test_corpus_has_localized_windows_messages() -> None:
 # split is measured and reported (bench/explain_accuracy.py), never asserted: a red test
 # would be an invitation to read its misses.
 def test_top1_accuracy_with_machine_facts() -> None:
-    top1, top3 = accuracy(evaluate(TRAIN, use_facts=True))
+    top1, top3 = accuracy(evaluate(TRAIN, use_facts=True, words=False))
     assert top1 >= 0.843
     assert top3 >= 0.904
 
 
 def test_top1_accuracy_from_text_alone() -> None:
-    top1, _ = accuracy(evaluate(TRAIN, use_facts=False))
+    top1, _ = accuracy(evaluate(TRAIN, use_facts=False, words=False))
     assert top1 >= 0.825
 
 
@@ -76,7 +76,7 @@ def test_known_misses_are_train_cases() -> None:
     for c in TRAIN
 ], ids=lambda c: c.name)
 def test_confirmed_cause_is_in_top3(case: Case) -> None:
-    (outcome,) = evaluate([case], use_facts=True)
+    (outcome,) = evaluate([case], use_facts=True, words=False)
     assert outcome.top3, f"{case.cause} not in {outcome.ranked[:3]} ({case.source})"
 
 

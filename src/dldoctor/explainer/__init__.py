@@ -13,6 +13,7 @@ from dldoctor.explainer.platform import text_platform
 from dldoctor.explainer.report import ExplainReport, infer_platform, to_diagnoses
 from dldoctor.explainer.signatures import SignatureSet, load_signatures
 from dldoctor.explainer.weigh import Facts, facts_from_mapping, facts_from_snapshot, weigh_facts
+from dldoctor.explainer.words import with_words
 from dldoctor.model import CheckResult, Diagnosis
 
 __all__ = [
@@ -42,8 +43,10 @@ def diagnose_text(
     sigs: Optional[SignatureSet] = None,
     machine: str = "not used",
     notes: Sequence[str] = (),
+    words: bool = True,
 ) -> ExplainReport:
-    """Match, weigh and package one text; the value both renderers and the API use."""
+    """Match, weigh and package one text; the value both renderers and the API use
+    (``words``: add word evidence, :mod:`dldoctor.explainer.words`)."""
     sigs = sigs or load_signatures()
     facts = facts or Facts()
     notes = list(notes)
@@ -53,6 +56,8 @@ def diagnose_text(
         notes.append(f"the text comes from {origin}, not this {facts.os} machine: machine facts not used")
         facts, results, machine = Facts(), (), "not used (text from another OS)"
     cands: Tuple[Candidate, ...] = match_text(text, sigs)
+    if words:
+        cands = with_words(cands, text)
     if facts.known or results:
         cands = weigh_facts(cands, facts, results, sigs, text)
     if cands and is_fallback(cands[0]):

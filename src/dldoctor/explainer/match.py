@@ -315,11 +315,11 @@ def match_text(text: str, sigs: SignatureSet) -> Tuple[Candidate, ...]:
         shape = SignatureSet(sigs.fallbacks, ())
         generic = _combine(prep, shape, find_hits(text, shape, prep), release=False)
         if generic:
-            return _merge(cands, generic)
+            return merge(cands, generic)
     return cands
 
 
-def _merge(first: Tuple[Candidate, ...], second: Tuple[Candidate, ...]) -> Tuple[Candidate, ...]:
+def merge(first: Tuple[Candidate, ...], second: Tuple[Candidate, ...]) -> Tuple[Candidate, ...]:
     """Two candidate lists as one: the confidences of one slug combine as a noisy-or."""
     by_slug = {c.slug: c for c in first}
     for c in second:
@@ -332,9 +332,12 @@ def _merge(first: Tuple[Candidate, ...], second: Tuple[Candidate, ...]) -> Tuple
     return rank(list(by_slug.values()))
 
 
+WORDS = "words"  # the hit of word evidence (dldoctor.explainer.words), which no signature made
+
+
 def is_fallback(cand: Candidate) -> bool:
-    """True when only the error's shape, no signature, points at this candidate."""
-    return all(h.signature.startswith("shape-") for h in cand.hits)
+    """True when no signature points at this candidate: only the error's shape, or words."""
+    return all(h.signature.startswith("shape-") or h.signature == WORDS for h in cand.hits)
 
 
 def _combine(prep: Prepared, sigs: SignatureSet, hits: Dict[str, List[Hit]], release: bool) -> Tuple[Candidate, ...]:

@@ -139,6 +139,8 @@ def release_matches(
         marked = sorted(m for m in entry["marks"] if m in marks)
         if listed is False:
             continue  # the text names another release of this distribution
+        if entry.get("with") and not marked:
+            continue  # it breaks only beside another package: only its own mark shows that
         if listed and marked:
             out.append((entry, BOTH, f"{entry['dist']} {entry['specifier']} and {marked[0]}"))
         elif listed and failed:

@@ -1,0 +1,227 @@
+"""Word evidence: explain's last resort for a failure that no signature recognises.
+
+Signatures name mechanisms, and a report of a mechanism no signature knows yet gets no answer
+from them, or only the generic causes of its error shape. Such a report still shares words with
+the confirmed reports of its cause: the package, the library, the message's vocabulary, the
+user's own phrasing. This module compares the pasted text with one centroid per cause (TF-IDF
+vectors of the corpus's train split, cosine similarity) and proposes the nearest causes with low
+confidence, labelled as what they are: words in common, not a recognised mechanism.
+
+Measured before it was adopted, on 738 reports no rule had been written on (the held-out splits
+of generations 2 to 9, each ranked with the rules and the train split of its own time, and
+generation 10's first train cases): top-1 61.2% -> 66.7%, top-3 69.1% -> 77.9%.
+
+The table is data (``conditions/words.json``), built from the train split by
+:func:`build_table` (``python tools/build_word_table.py``); a test checks that the shipped
+table is the one the current train split gives, so it is rebuilt whenever train changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+from dldoctor.explainer.match import WORDS, Candidate, Hit, is_fallback, rank
+
+TABLE = "words.json"
+SCHEMA_VERSION = 1
+TERMS_PER_CAUSE = 500  # the centroid's strongest terms kept per cause
+MIN_DF = 2  # a word seen in one report only says nothing about a cause
+WINDOW = 32 * 1024  # chars read from the head and from the tail of a text: bounded cost
+CAP = 0.29  # word evidence is never more than a weak lead (below FALLBACK_BELOW, as shapes are)
+LIMIT = 3  # causes proposed
+SHOWN_TERMS = 6  # shared words shown as the reason
+
+_TOKEN = re.compile(r"[a-z][a-z0-9_]{2,30}")
+_CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]{2,200}")
+#: a report of a failure (any language the corpus holds), not a success or a question of taste:
+#: word evidence is offered only then, so a healthy text stays unanswered
+FAILURE = re.compile(
+    r"(?<!without )(?<!without any )(?<!\bno )(?<!\bnot )(?<!never )(?<!zero )"
+    r"(?:error|exception|traceback|fail|cannot|can't|can not|couldn't|could not|unable|not work|"
+    r"doesn't work|does not work|won't|crash|not found|missing|broken|not available|no module|"
+    r"报错|错误|失败|无法|不能|エラー|失敗|できません|오류|에러|ошибк|erro|fehler|fallo|échec)",
+    re.IGNORECASE,
+)
+#: words of success: beside them, only an error's own vocabulary counts as a failure
+#: ("it could not be simpler, it works" is no report)
+SUCCESS = re.compile(r"\b(?:works?|worked|working|fine|success\w{0,6}|solved|fixed|resolved)\b", re.IGNORECASE)
+STRONG = re.compile(
+    r"(?<!without )(?<!\bno )"
+    r"(?:\w{0,40}error\b|exception|traceback|\bfail(?:s|ed|ure)?\b|报错|错误|失败|エラー|오류|ошибк)",
+    re.IGNORECASE,
+)
+
+
+def reports_failure(text: str) -> bool:
+    """The text reports something that failed (in its head or tail window)."""
+    head = window(text)
+    if not FAILURE.search(head):
+        return False
+    return not SUCCESS.search(head) or STRONG.search(head) is not None
+
+
+def window(text: str) -> str:
+    """The head and the tail of a text: a report's title, the user's words and the final
+    exception live there, and a 32 MiB paste costs no more than a short one."""
+    if len(text) <= 2 * WINDOW:
+        return text
+    return text[:WINDOW] + "\n" + text[-WINDOW:]
+
+
+def tokens(text: str) -> Counter[str]:
+    """Lower-case words of 3+ letters (identifiers stay whole: fbgemm, winerror, cudnn64_8) and
+    character pairs of Chinese/Japanese runs, which have no spaces."""
+    low = window(text).lower()
+    out: Counter[str] = Counter(_TOKEN.findall(low))
+    for run in _CJK.findall(low):
+        out.update(run[i : i + 2] for i in range(len(run) - 1))
+    return out
+
+
+def _unit(weights: Mapping[str, float]) -> Dict[str, float]:
+    norm = math.sqrt(sum(w * w for w in weights.values())) or 1.0
+    return {t: w / norm for t, w in weights.items()}
+
+
+def _tfidf(counts: Mapping[str, int], idf: Mapping[str, float]) -> Dict[str, float]:
+    return _unit({t: (1.0 + math.log(n)) * idf[t] for t, n in counts.items() if t in idf})
+
+
+def corpus_digest(cases: Iterable[Tuple[str, str, str]]) -> str:
+    """A digest of (name, cause, text) of every case: the table records the corpus it came from."""
+    h = hashlib.sha256()
+    for name, cause, text in sorted(cases):
+        h.update(f"{name}\0{cause}\0{hashlib.sha256(text.encode('utf-8')).hexdigest()}\n".encode())
+    return h.hexdigest()
+
+
+def build_table(cases: Sequence[Tuple[str, str, str]], source: str) -> Dict[str, Any]:
+    """The table for ``cases`` (name, cause, text): inverse document frequencies, and per cause
+    the mean of its reports' unit TF-IDF vectors, cut to its strongest terms and re-normalised."""
+    counts = [(cause, tokens(text)) for _, cause, text in cases]
+    df: Counter[str] = Counter(t for _, c in counts for t in c)
+    n = len(counts)
+    idf = {t: math.log(n / k) for t, k in df.items() if k >= MIN_DF}
+    sums: Dict[str, Counter[str]] = {}
+    per_cause: Counter[str] = Counter()
+    for cause, c in counts:
+        sums.setdefault(cause, Counter()).update(_tfidf(c, idf))
+        per_cause[cause] += 1
+    centroids: Dict[str, Dict[str, float]] = {}
+    for cause, total in sorted(sums.items()):
+        mean = sorted(((t, w / per_cause[cause]) for t, w in total.items()), key=lambda tw: (-tw[1], tw[0]))
+        kept = _unit(dict(mean[:TERMS_PER_CAUSE]))
+        centroids[cause] = {t: round(w, 5) for t, w in sorted(kept.items()) if round(w, 5) > 0}
+    used = sorted({t for terms in centroids.values() for t in terms})
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "source": source,
+        "cases": n,
+        "digest": corpus_digest(cases),
+        "idf": {t: round(idf[t], 5) for t in used},
+        "centroids": centroids,
+    }
+
+
+def dump_table(table: Mapping[str, Any]) -> str:
+    """JSON with one line per cause, so a rebuilt table reads as a diff per cause."""
+    head = {k: v for k, v in table.items() if k not in ("idf", "centroids")}
+    lines = ["{"]
+    lines += [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}," for k, v in head.items()]
+    lines.append(f'  "idf": {json.dumps(table["idf"], ensure_ascii=False, sort_keys=True)},')
+    lines.append('  "centroids": {')
+    items = sorted(table["centroids"].items())
+    for i, (cause, terms) in enumerate(items):
+        comma = "," if i < len(items) - 1 else ""
+        lines.append(f"    {json.dumps(cause)}: {json.dumps(terms, ensure_ascii=False, sort_keys=True)}{comma}")
+    lines += ["  }", "}", ""]
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class WordTable:
+    idf: Mapping[str, float]
+    postings: Mapping[str, Tuple[Tuple[str, float], ...]]  # term -> (cause, weight) pairs
+
+
+def parse_table(raw: Mapping[str, Any]) -> WordTable:
+    if raw.get("schema_version") != SCHEMA_VERSION:
+        raise ValueError(f"{TABLE}: schema_version must be {SCHEMA_VERSION}")
+    postings: Dict[str, List[Tuple[str, float]]] = {}
+    for cause, terms in raw["centroids"].items():
+        for term, weight in terms.items():
+            postings.setdefault(term, []).append((cause, float(weight)))
+    return WordTable({t: float(v) for t, v in raw["idf"].items()}, {t: tuple(p) for t, p in postings.items()})
+
+
+@lru_cache(maxsize=1)
+def load_table() -> WordTable:
+    """The shipped table, read once, and only when a text needs it."""
+    text = resources.files("dldoctor.conditions").joinpath(TABLE).read_text(encoding="utf-8")
+    return parse_table(json.loads(text))
+
+
+def nearest(text: str, table: WordTable, limit: int = LIMIT) -> List[Tuple[str, float, Tuple[str, ...]]]:
+    """(cause, cosine similarity, shared terms strongest first) of the ``limit`` nearest causes."""
+    vec = _tfidf(tokens(text), table.idf)
+    score: Dict[str, float] = {}
+    shared: Dict[str, List[Tuple[float, str]]] = {}
+    for term, w in vec.items():
+        for cause, cw in table.postings.get(term, ()):
+            score[cause] = score.get(cause, 0.0) + w * cw
+            shared.setdefault(cause, []).append((w * cw, term))
+    best = sorted(score.items(), key=lambda cs: (-cs[1], cs[0]))[:limit]
+    return [(c, s, tuple(t for _, t in sorted(shared[c], reverse=True)[:SHOWN_TERMS])) for c, s in best if s > 0]
+
+
+def _line_of(text: str, term: str) -> int:
+    """The line where ``term`` first shows in the head or the tail window (1 if neither)."""
+    at = text[:WINDOW].lower().find(term)
+    if at >= 0:
+        return text.count("\n", 0, at) + 1
+    start = max(0, len(text) - WINDOW)
+    at = text[start:].lower().find(term)
+    return text.count("\n", 0, start + at) + 1 if at >= 0 else 1
+
+
+def word_candidates(text: str, table: Optional[WordTable] = None) -> Tuple[Candidate, ...]:
+    """The nearest causes by shared words, each a weak candidate whose hit names those words;
+    none unless the text reports a failure."""
+    if not reports_failure(text):
+        return ()
+    out = []
+    for cause, similarity, terms in nearest(text, table or load_table()):
+        words = ", ".join(terms)
+        hit = Hit(WORDS, _line_of(text, terms[0]) if terms else 1,
+                  f"words shared with confirmed reports of this cause: {words}", (("words", words),))
+        out.append(Candidate(cause, round(min(CAP, similarity), 4), (hit,)))
+    return rank(out)
+
+
+def with_words(cands: Tuple[Candidate, ...], text: str, table: Optional[WordTable] = None) -> Tuple[Candidate, ...]:
+    """The signatures' candidates with word evidence: in their place (combined with the error
+    shape's generic causes) when no signature recognised the text, and after them otherwise,
+    below their weakest, so a recognised mechanism keeps its rank."""
+    words = word_candidates(text, table)
+    if not words:
+        return cands
+    if not cands or is_fallback(cands[0]):
+        # words and the error's shape are both weak and not independent: the stronger counts
+        by_slug = {c.slug: c for c in cands}
+        for w in words:
+            old = by_slug.get(w.slug)
+            by_slug[w.slug] = w if old is None else replace(old, confidence=max(old.confidence, w.confidence),
+                                                            hits=old.hits + w.hits)
+        return rank(list(by_slug.values()))
+    floor = min(c.confidence for c in cands)
+    known = {c.slug for c in cands}
+    below = [replace(w, confidence=round(min(w.confidence, floor * 0.99), 4)) for w in words if w.slug not in known]
+    return cands + tuple(below)

@@ -1,0 +1,87 @@
+"""Word evidence (explainer/words.py): the nearest causes by the words a report shares with the
+confirmed reports of each cause, as a weak, labelled lead where no rule recognises the text."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from dldoctor.explainer import FALLBACK_NOTE, diagnose_text
+from dldoctor.explainer.corpus import load_corpus
+from dldoctor.explainer.match import WORDS, is_fallback
+from dldoctor.explainer.words import (
+    CAP,
+    TABLE,
+    WINDOW,
+    build_table,
+    dump_table,
+    load_table,
+    parse_table,
+    reports_failure,
+    tokens,
+    word_candidates,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = ROOT / "src" / "dldoctor" / "conditions" / TABLE
+
+
+def test_the_shipped_table_is_the_one_the_train_split_gives() -> None:
+    """Rebuilt from train alone (never the test split): after a train change, run
+    `python tools/build_word_table.py`."""
+    train = load_corpus(ROOT / "tests" / "data" / "explain", ("train",))
+    shipped = json.loads(SHIPPED.read_text(encoding="utf-8"))
+    built = build_table([(c.name, c.cause, c.text) for c in train], shipped["source"])
+    assert shipped["cases"] == len(train) and shipped["digest"] == built["digest"], "rebuild the word table"
+    assert json.loads(dump_table(built)) == shipped
+
+
+def test_a_failure_no_rule_knows_gets_the_nearest_causes_labelled_as_words() -> None:
+    text = ("after upgrading numpy, importing my compiled extension module fails with an error; "
+            "the module was built against the old numpy")
+    assert diagnose_text(text, words=False).shown == ()
+    report = diagnose_text(text)
+    top = report.shown[0]
+    assert top.slug == "numpy-abi-mismatch" and top.confidence <= CAP
+    assert is_fallback(top) and top.hits[0].signature == WORDS
+    assert "numpy" in dict(top.hits[0].subject)["words"]
+    assert FALLBACK_NOTE in report.notes
+
+
+def test_a_recognised_mechanism_keeps_its_rank_and_words_come_after_it() -> None:
+    text = "OSError: [WinError 1455] The paging file is too small for this operation to complete"
+    rules = diagnose_text(text, words=False).shown
+    both = diagnose_text(text).shown
+    assert both[: len(rules)] == rules
+    assert all(c.confidence < min(r.confidence for r in rules) for c in both[len(rules):])
+
+
+@pytest.mark.parametrize("text", [
+    "import torch works without errors now, thanks",
+    "The installer could not be simpler: pip install tensorflow and it works",
+    "How many num_workers should a DataLoader use with 8 cores?",
+    "Successfully installed torch-2.3.1 torchvision-0.18.1",
+    "",
+])
+def test_text_that_reports_no_failure_gets_no_words(text: str) -> None:
+    assert not reports_failure(text)
+    assert word_candidates(text) == ()
+
+
+def test_only_the_head_and_the_tail_of_a_huge_paste_are_read() -> None:
+    middle = "fbgemm " * 20000
+    text = "x" * (WINDOW + 10) + middle + "y" * (WINDOW + 10)
+    assert "fbgemm" not in tokens(text)
+    assert "fbgemm" in tokens(text[: WINDOW + 100])
+
+
+def test_chinese_and_japanese_words_count_as_character_pairs() -> None:
+    assert {"显卡", "卡驱", "驱动"} <= set(tokens("显卡驱动"))
+
+
+def test_a_table_of_another_schema_is_refused() -> None:
+    with pytest.raises(ValueError, match="schema_version"):
+        parse_table({"schema_version": 99, "idf": {}, "centroids": {}})
+    assert load_table().idf, "the shipped table loads"
