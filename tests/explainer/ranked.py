@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import List, Sequence, Tuple
 
 from dldoctor.explainer import diagnose_text, facts_from_mapping
+from dldoctor.explainer.match import FALLBACK_BELOW, is_fallback
 
 
 def shown_slugs(text: str, words: bool = True, **facts: str) -> List[str]:
@@ -24,7 +25,10 @@ def assert_named_first(text: str, slug: str) -> None:
 
 
 def assert_not_named_first(text: str, slug: str) -> None:
-    """No rule claims the look-alike (word evidence, a weak lead by shared words, may still
-    name any cause: it is labelled as such and never above a rule)."""
+    """No rule claims the look-alike, and if word evidence names it first, that is a weak,
+    labelled lead (words only, below the fallback threshold), never a claim."""
     ranked = shown_slugs(text, words=False)
     assert not ranked or ranked[0] != slug, ranked[:3]
+    shown = diagnose_text(text).shown
+    if shown and shown[0].slug == slug:
+        assert is_fallback(shown[0]) and shown[0].confidence < FALLBACK_BELOW, shown[0]

@@ -101,3 +101,17 @@ def test_one_regression_listed_for_two_distributions_is_one_clue() -> None:
     assert diagnose_text(PADDLE_SSL + "\npip install paddlepaddle-gpu==2.5.1").shown[0].slug == "known-bad-release"
     assert release_matches(PADDLE_SSL + "\npaddlepaddle-gpu==2.6.0", "linux") == []
     assert release_matches(PADDLE_SSL, "windows") == []
+
+
+def test_a_release_that_computes_wrong_is_not_claimed_for_a_failed_load() -> None:
+    """torch 2.4.0 on Windows has two entries: fbgemm.dll failing to load, and wrong results on
+    the CPU (load = false). A failed import beside "torch 2.4.0" is the first, never the second;
+    the flood of detections, weighed with the machine's 2.4.0, cites the second."""
+    from dldoctor.explainer.weigh import Facts
+
+    load = release_matches("torch 2.4.0\nImportError: DLL load failed while importing _C", "windows")
+    assert [e["load"] for e, _, _ in load] == [True]
+    flood = "image 1/1 C:\\work\\bus.jpg: 640x480 31 cars, 165 trains, 428.6ms"
+    top = diagnose_text(flood, facts=Facts(os="windows", torch_version="2.4.0")).shown[0]
+    assert top.slug == "known-bad-release"
+    assert any("wrong results" in value for _, value in top.evidence)

@@ -85,3 +85,33 @@ def test_a_table_of_another_schema_is_refused() -> None:
     with pytest.raises(ValueError, match="schema_version"):
         parse_table({"schema_version": 99, "idf": {}, "centroids": {}})
     assert load_table().idf, "the shipped table loads"
+
+
+def test_the_machines_listed_release_still_counts_when_words_proposed_it_first() -> None:
+    """Word evidence never takes the place of the machine's release lead (nor hides it as
+    "no rule fits")."""
+    from dldoctor.explainer.weigh import Facts
+
+    text = "ImportError: cannot import name foo from bar (fbgemm)"
+    facts = Facts(os="windows", torch_version="2.4.0")
+    rules = diagnose_text(text, facts=facts, words=False).shown[0]
+    both = diagnose_text(text, facts=facts)
+    assert both.shown[0].slug == rules.slug == "known-bad-release"
+    assert both.shown[0].confidence >= rules.confidence and FALLBACK_NOTE not in both.notes
+
+
+@pytest.mark.machine
+def test_word_evidence_runs_on_the_oldest_supported_python(tmp_path: Path) -> None:
+    """Python 3.8 (requires-python's floor) reads the table too (no importlib.resources.files)."""
+    import subprocess
+
+    from tests.conftest import find_python, pip_install
+
+    python = find_python("3.8")
+    pip_install(Path(python), "tomli", "packaging", target=tmp_path / "lib")
+    code = ("from dldoctor.explainer import diagnose_text; "
+            "r = diagnose_text('after upgrading numpy, importing my compiled extension fails with an error'); "
+            "print(r.shown[0].hits[0].signature)")
+    out = subprocess.run([python, "-c", code], capture_output=True, text=True, check=True,
+                         env={"PYTHONPATH": f"{ROOT / 'src'}:{tmp_path / 'lib'}", "PATH": "/usr/bin:/bin"})
+    assert out.stdout.strip() == WORDS

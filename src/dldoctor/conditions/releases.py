@@ -11,7 +11,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from dldoctor.conditions import PLATFORMS, DataError, load_toml
 
 _REQUIRED = ("dist", "specifier", "platforms", "symptom", "good", "source")
-_KEYS = {*_REQUIRED, "source2", "marks", "alone", "with", "variants"}
+_KEYS = {*_REQUIRED, "source2", "marks", "alone", "with", "variants", "load"}
 
 
 def _validate(raw: Dict[str, Any]) -> Dict[str, Any]:
@@ -41,7 +41,9 @@ def _validate(raw: Dict[str, Any]) -> Dict[str, Any]:
     alone = raw.get("alone", 0.3)
     if not isinstance(alone, (int, float)) or isinstance(alone, bool) or not 0 < alone <= 1:
         raise DataError(f"{where}: alone must be a number in (0, 1]")
-    return dict(raw, marks=list(marks), alone=float(alone))
+    if not isinstance(raw.get("load", True), bool):
+        raise DataError(f"{where}: load must be true or false")
+    return dict(raw, marks=list(marks), alone=float(alone), load=raw.get("load", True))
 
 
 def dists_of(entry: Mapping[str, Any]) -> Tuple[str, ...]:

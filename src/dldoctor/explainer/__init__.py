@@ -13,7 +13,7 @@ from dldoctor.explainer.platform import text_platform
 from dldoctor.explainer.report import ExplainReport, infer_platform, to_diagnoses
 from dldoctor.explainer.signatures import SignatureSet, load_signatures
 from dldoctor.explainer.weigh import Facts, facts_from_mapping, facts_from_snapshot, weigh_facts
-from dldoctor.explainer.words import with_words
+from dldoctor.explainer.words import cap_words, with_words
 from dldoctor.model import CheckResult, Diagnosis
 
 __all__ = [
@@ -29,8 +29,9 @@ __all__ = [
 ]
 
 FALLBACK_NOTE = (
-    "no rule fits this text well: these are the usual causes of this kind of failure, with low "
-    "confidence. To tell them apart, run `dldoctor check` in the environment that failed (reads "
+    "no rule fits this text well: these are the usual causes of this kind of failure, or the causes "
+    "of confirmed reports that share its words, with low confidence. To tell them apart, run "
+    "`dldoctor check` in the environment that failed (reads "
     "it without importing anything) and `dldoctor probe` (imports each framework in a "
     "supervised subprocess and names the library that fails)"
 )
@@ -59,7 +60,8 @@ def diagnose_text(
     if words:
         cands = with_words(cands, text)
     if facts.known or results:
-        cands = weigh_facts(cands, facts, results, sigs, text)
+        # the machine's facts weigh word leads too (a 32-bit Python, the OS), but never past CAP
+        cands = cap_words(weigh_facts(cands, facts, results, sigs, text))
     if cands and is_fallback(cands[0]):
         notes.append(FALLBACK_NOTE)
     lines = text.count("\n") + (1 if text and not text.endswith("\n") else 0)

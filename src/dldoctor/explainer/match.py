@@ -315,11 +315,11 @@ def match_text(text: str, sigs: SignatureSet) -> Tuple[Candidate, ...]:
         shape = SignatureSet(sigs.fallbacks, ())
         generic = _combine(prep, shape, find_hits(text, shape, prep), release=False)
         if generic:
-            return merge(cands, generic)
+            return _merge(cands, generic)
     return cands
 
 
-def merge(first: Tuple[Candidate, ...], second: Tuple[Candidate, ...]) -> Tuple[Candidate, ...]:
+def _merge(first: Tuple[Candidate, ...], second: Tuple[Candidate, ...]) -> Tuple[Candidate, ...]:
     """Two candidate lists as one: the confidences of one slug combine as a noisy-or."""
     by_slug = {c.slug: c for c in first}
     for c in second:

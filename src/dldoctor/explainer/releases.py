@@ -143,7 +143,7 @@ def release_matches(
             continue  # it breaks only beside another package: only its own mark shows that
         if listed and marked:
             out.append((entry, BOTH, f"{entry['dist']} {entry['specifier']} and {marked[0]}"))
-        elif listed and failed:
+        elif listed and failed and entry["load"]:
             out.append((entry, RELEASE, f"{entry['dist']} {entry['specifier']}"))
         elif marked:  # each mark is a separate clue (a library, a path shape): noisy-or
             alone = float(entry.get("alone", MARK))
@@ -166,15 +166,18 @@ def release_hits(text: str, platform: Optional[str], prep: Optional[Prepared] = 
     return out
 
 
-def listed_release(dist: str, version: str, platform: Optional[str]) -> Optional[Mapping[str, Any]]:
+def listed_release(
+    dist: str, version: str, platform: Optional[str], load: Optional[bool] = None,
+) -> Optional[Mapping[str, Any]]:
     """The table entry for ``dist`` ``version`` on ``platform``, if that release is listed.
 
+    ``load``: only entries whose regression is (True) or is not (False) a failed load.
     Entries that break only beside another distribution (``with``: torch 2.3.0 with torchdata)
     are left out: the machine's release alone does not say that one is installed, and only the
     text's mark can show that regression."""
     for entry in known_bad_releases():
         fits = dist in dists_of(entry) and (platform is None or platform in entry["platforms"])
-        fits = fits and not entry.get("with")
+        fits = fits and not entry.get("with") and (load is None or entry["load"] == load)
         if fits and _contains(entry["specifier"], [version.split("+", 1)[0]]):
             return entry
     return None

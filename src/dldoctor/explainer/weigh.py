@@ -131,7 +131,9 @@ def _apply_releases(cand: Candidate, facts: Facts, load_failed: bool = False) ->
 
     if cand.slug != SLUG or not facts.torch_version:
         return cand
-    entry = listed_release("torch", facts.torch_version, facts.os)
+    # the entry whose kind of failure the text shows: a failed load, or a run that went wrong
+    entry = listed_release("torch", facts.torch_version, facts.os, load=load_failed)
+    entry = entry or listed_release("torch", facts.torch_version, facts.os)
     if entry is not None:
         reason = f"{facts.torch_version}: listed in the release table ({entry['symptom']}; {entry['source']})"
         conf = cand.confidence * LISTED_FACTOR
@@ -155,17 +157,22 @@ def _add_machine_release(cands: Sequence[Candidate], facts: Facts, text: str) ->
     for its OS and the text shows a failed import or load, even if the text names neither the
     release nor its mark: the machine reveals the version (issue 14, item 3). A candidate the
     text already proposed is weighed by :func:`_apply_releases` instead."""
+    from dldoctor.explainer.match import is_fallback
     from dldoctor.explainer.releases import LOAD_FAILURE, SLUG, listed_release
 
-    if not text or not facts.torch_version or any(c.slug == SLUG for c in cands):
+    proposed = next((c for c in cands if c.slug == SLUG), None)
+    if not text or not facts.torch_version or (proposed is not None and not is_fallback(proposed)):
         return cands
-    entry = listed_release("torch", facts.torch_version, facts.os)
+    entry = listed_release("torch", facts.torch_version, facts.os, load=True)
     failure = LOAD_FAILURE.search(text) if entry is not None else None
     if entry is None or failure is None:
         return cands
     line = text.count("\n", 0, failure.start()) + 1
     shown = text[text.rfind("\n", 0, failure.start()) + 1 : failure.end() + 200].split("\n", 1)[0]
     hit = Hit("release-torch", line, shown, (("version", f"torch {entry['specifier']}"),))
+    if proposed is not None:  # only words (or the error's shape) proposed it: the machine's release is evidence
+        merged = Candidate(SLUG, max(proposed.confidence, MACHINE_RELEASE), (hit, *proposed.hits), proposed.evidence)
+        return tuple(merged if c is proposed else c for c in cands)
     return (*cands, Candidate(SLUG, MACHINE_RELEASE, (hit,)))
 
 

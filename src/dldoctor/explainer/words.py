@@ -25,7 +25,6 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from importlib import resources
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from dldoctor.explainer.match import WORDS, Candidate, Hit, is_fallback, rank
@@ -37,35 +36,53 @@ MIN_DF = 2  # a word seen in one report only says nothing about a cause
 WINDOW = 32 * 1024  # chars read from the head and from the tail of a text: bounded cost
 CAP = 0.29  # word evidence is never more than a weak lead (below FALLBACK_BELOW, as shapes are)
 LIMIT = 3  # causes proposed
-SHOWN_TERMS = 6  # shared words shown as the reason
+SHOWN_TERMS = 6  # shared words shown as the reason ...
+SHOWN_IDF = math.log(10)  # ... of those in fewer than 1 report in 10 (not "error", "import") ...
+#: ... and no function word: shown words are the reason given, they should tell something
+FUNCTION_WORDS = frozenset({
+    "about", "after", "again", "all", "also", "and", "any", "are", "because", "been", "before", "but", "can",
+    "could", "did", "does", "for", "from", "get", "got", "had", "has", "have", "how", "into", "its", "just",
+    "not", "now", "one", "only", "our", "out", "she", "some", "than", "that", "the", "their", "them", "then",
+    "there", "these", "they", "this", "too", "use", "used", "using", "very", "was", "were", "what", "when",
+    "where", "which", "while", "who", "why", "will", "with", "would", "you", "your",
+})
 
 _TOKEN = re.compile(r"[a-z][a-z0-9_]{2,30}")
 _CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]{2,200}")
-#: a report of a failure (any language the corpus holds), not a success or a question of taste:
-#: word evidence is offered only then, so a healthy text stays unanswered
+#: a report of a failure: an exception's name, a Traceback, "error:", something that failed,
+#: cannot, was not found, crashed or does not work, in any language the corpus holds. Word
+#: evidence is offered only then, so a healthy log, a question or a test summary stays
+#: unanswered ("0 failed", "Errors: 0", "mean_squared_error", "error handling" are no failures)
 FAILURE = re.compile(
-    r"(?<!without )(?<!without any )(?<!\bno )(?<!\bnot )(?<!never )(?<!zero )"
-    r"(?:error|exception|traceback|fail|cannot|can't|can not|couldn't|could not|unable|not work|"
-    r"doesn't work|does not work|won't|crash|not found|missing|broken|not available|no module|"
-    r"报错|错误|失败|无法|不能|エラー|失敗|できません|오류|에러|ошибк|erro|fehler|fallo|échec)",
-    re.IGNORECASE,
+    r"\b[A-Z]\w{0,40}(?:Error|Exception)\b(?!\s{0,2}:\s{0,2}0\b)|Traceback \(most recent call last\)"
+    r"|(?i:(?<!\b0 )(?<!\bno )(?<!without )(?<!without any )\b(?:errors?|fatal|exception)\b"
+    r"(?!\s{0,2}:\s{0,3}0\b| handling| bars?\b| rates?\b| analysis| checking)"
+    r"|(?<!\b0 )\bfail(?:s|ed|ing|ure)?\b|\bcannot\b|\bcan'?t\b|\bcould ?n[o']t\b|\bunable to\b"
+    r"|\bnot found\b|\bno module named\b|\bmissing\b(?! values?\b| data\b)|\bcrash(?:es|ed|ing)?\b"
+    r"|\b(?:does ?n[o']t|do ?n[o']t|not|stopped|won'?t) (?:work|start|load|run|detect|find|see)\w{0,3}\b"
+    r"|\bbroken\b|\bnot (?:available|supported|compatible)\b"
+    r"|报错|错误|失败|无法|不能|不了|闪退|エラー|失敗|できません|오류|에러|ошибк|не работает|не удается"
+    r"|\bn[ãa]o funciona|\berro\b|\bfehler\b|\bfallo\b|\béchec\b)"
 )
+#: out of scope: failures no condition is about (memory exhausted); words would only guess
+OUT_OF_SCOPE = re.compile(r"out of memory|OutOfMemoryError|\bOOM\b", re.IGNORECASE)
+
+
 #: words of success: beside them, only an error's own vocabulary counts as a failure
 #: ("it could not be simpler, it works" is no report)
 SUCCESS = re.compile(r"\b(?:works?|worked|working|fine|success\w{0,6}|solved|fixed|resolved)\b", re.IGNORECASE)
 STRONG = re.compile(
-    r"(?<!without )(?<!\bno )"
-    r"(?:\w{0,40}error\b|exception|traceback|\bfail(?:s|ed|ure)?\b|报错|错误|失败|エラー|오류|ошибк)",
-    re.IGNORECASE,
+    r"\b[A-Z]\w{0,40}(?:Error|Exception)\b|Traceback|(?i:(?<![\w_])(?:error|fatal)\s{0,2}:)|报错|错误|エラー"
 )
 
 
 def reports_failure(text: str) -> bool:
-    """The text reports something that failed (in its head or tail window)."""
+    """The text reports something that failed (in its head or tail window), and it is not
+    a failure outside what explain knows (running out of memory)."""
     head = window(text)
-    if not FAILURE.search(head):
+    if FAILURE.search(head) is None or OUT_OF_SCOPE.search(head) is not None:
         return False
-    return not SUCCESS.search(head) or STRONG.search(head) is not None
+    return SUCCESS.search(head) is None or STRONG.search(head) is not None
 
 
 def window(text: str) -> str:
@@ -91,8 +108,14 @@ def _unit(weights: Mapping[str, float]) -> Dict[str, float]:
     return {t: w / norm for t, w in weights.items()}
 
 
-def _tfidf(counts: Mapping[str, int], idf: Mapping[str, float]) -> Dict[str, float]:
-    return _unit({t: (1.0 + math.log(n)) * idf[t] for t, n in counts.items() if t in idf})
+def _tfidf(counts: Mapping[str, int], idf: Mapping[str, float], unknown: float = 0.0) -> Dict[str, float]:
+    """Unit TF-IDF vector of the terms ``idf`` knows; with ``unknown`` > 0 the terms it does
+    not know weigh that much each in the norm, so a text of mostly unknown words is far from
+    every cause instead of as near as its one known word makes it."""
+    weights = {t: (1.0 + math.log(n)) * idf[t] for t, n in counts.items() if t in idf}
+    rest = sum(((1.0 + math.log(n)) * unknown) ** 2 for t, n in counts.items() if t not in idf) if unknown else 0.0
+    norm = math.sqrt(sum(w * w for w in weights.values()) + rest) or 1.0
+    return {t: w / norm for t, w in weights.items()}
 
 
 def corpus_digest(cases: Iterable[Tuple[str, str, str]]) -> str:
@@ -150,6 +173,7 @@ def dump_table(table: Mapping[str, Any]) -> str:
 class WordTable:
     idf: Mapping[str, float]
     postings: Mapping[str, Tuple[Tuple[str, float], ...]]  # term -> (cause, weight) pairs
+    unknown_idf: float  # a term the table does not hold is at least this rare: log(cases)
 
 
 def parse_table(raw: Mapping[str, Any]) -> WordTable:
@@ -159,19 +183,21 @@ def parse_table(raw: Mapping[str, Any]) -> WordTable:
     for cause, terms in raw["centroids"].items():
         for term, weight in terms.items():
             postings.setdefault(term, []).append((cause, float(weight)))
-    return WordTable({t: float(v) for t, v in raw["idf"].items()}, {t: tuple(p) for t, p in postings.items()})
+    unknown = math.log(max(2, int(raw.get("cases", 2))))
+    return WordTable({t: float(v) for t, v in raw["idf"].items()}, {t: tuple(p) for t, p in postings.items()}, unknown)
 
 
 @lru_cache(maxsize=1)
 def load_table() -> WordTable:
     """The shipped table, read once, and only when a text needs it."""
-    text = resources.files("dldoctor.conditions").joinpath(TABLE).read_text(encoding="utf-8")
-    return parse_table(json.loads(text))
+    from dldoctor.conditions import DATA_DIR  # the other data tables' folder (Python 3.8 too)
+
+    return parse_table(json.loads((DATA_DIR / TABLE).read_text(encoding="utf-8")))
 
 
 def nearest(text: str, table: WordTable, limit: int = LIMIT) -> List[Tuple[str, float, Tuple[str, ...]]]:
     """(cause, cosine similarity, shared terms strongest first) of the ``limit`` nearest causes."""
-    vec = _tfidf(tokens(text), table.idf)
+    vec = _tfidf(tokens(text), table.idf, table.unknown_idf)
     score: Dict[str, float] = {}
     shared: Dict[str, List[Tuple[float, str]]] = {}
     for term, w in vec.items():
@@ -179,7 +205,15 @@ def nearest(text: str, table: WordTable, limit: int = LIMIT) -> List[Tuple[str, 
             score[cause] = score.get(cause, 0.0) + w * cw
             shared.setdefault(cause, []).append((w * cw, term))
     best = sorted(score.items(), key=lambda cs: (-cs[1], cs[0]))[:limit]
-    return [(c, s, tuple(t for _, t in sorted(shared[c], reverse=True)[:SHOWN_TERMS])) for c, s in best if s > 0]
+    out = []
+    for cause, s in best:
+        if s <= 0:
+            continue
+        terms = [t for _, t in sorted(shared[cause], reverse=True)]
+        telling = [t for t in terms if table.idf[t] >= SHOWN_IDF and t not in FUNCTION_WORDS]
+        telling = telling or [t for t in terms if t not in FUNCTION_WORDS] or terms
+        out.append((cause, s, tuple(telling[:SHOWN_TERMS])))
+    return out
 
 
 def _line_of(text: str, term: str) -> int:
@@ -225,3 +259,11 @@ def with_words(cands: Tuple[Candidate, ...], text: str, table: Optional[WordTabl
     known = {c.slug for c in cands}
     below = [replace(w, confidence=round(min(w.confidence, floor * 0.99), 4)) for w in words if w.slug not in known]
     return cands + tuple(below)
+
+
+def cap_words(cands: Tuple[Candidate, ...]) -> Tuple[Candidate, ...]:
+    """Candidates only words point at stay weak leads (at most CAP) whatever weighed them."""
+    if not any(c.confidence > CAP and all(h.signature == WORDS for h in c.hits) for c in cands):
+        return cands
+    return rank([replace(c, confidence=CAP) if c.confidence > CAP and all(h.signature == WORDS for h in c.hits)
+                 else c for c in cands])
