@@ -46,24 +46,24 @@ def test_corpus_has_localized_windows_messages() -> None:
         assert phrase in text
 
 
-# The thresholds are a ratchet on what the rules were written on (train): they hold today's
-# level (top-1 84.3%, top-3 90.4%, text only 82.5% over 1,700 cases: generations 1 to 9 of the
-# held-out cases included) so no change can lower it.
-# (Generation 9's 52 held-out cases joined train at 61.5% / 76.9% when generation 10 began: that
-# lowered the level from 83.9 / 89.9 to 83.1 / 89.5; the twelfth round of rules, written on them,
-# raised it again.)
+# The thresholds are a ratchet on what the rules were written on (train), measured with the
+# rules alone (word evidence is built from train, so on train it would answer in-sample): they
+# hold today's level (top-1 82.4%, top-3 88.4%, text only 80.8% over 1,915 cases: generations 1
+# to 10 of the held-out cases included) so no change can lower it.
+# (Generation 10's 119 held-out cases joined train at 50.4% / 58.8% by the rules when generation
+# 11 began: that lowered the level from 84.6 / 90.5 over 1,796 to 82.4 / 88.5.)
 # The issue's target (90% / 98% on reports never seen) is not reached yet. The frozen test
 # split is measured and reported (bench/explain_accuracy.py), never asserted: a red test
 # would be an invitation to read its misses.
 def test_top1_accuracy_with_machine_facts() -> None:
     top1, top3 = accuracy(evaluate(TRAIN, use_facts=True, words=False))
-    assert top1 >= 0.843
-    assert top3 >= 0.904
+    assert top1 >= 0.824
+    assert top3 >= 0.884
 
 
 def test_top1_accuracy_from_text_alone() -> None:
     top1, _ = accuracy(evaluate(TRAIN, use_facts=False, words=False))
-    assert top1 >= 0.825
+    assert top1 >= 0.808
 
 
 def test_known_misses_are_train_cases() -> None:
