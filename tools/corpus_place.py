@@ -1,0 +1,46 @@
+"""Where a newly collected explain-corpus case goes: its split (train or test, decided by the
+hash of its source thread, never by judgement), or DUPLICATE when its thread is already in
+the corpus (of this checkout, and of any other checkouts given with --also).
+
+    python tools/corpus_place.py URL [URL ...] [--also OTHER_CHECKOUT ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+from typing import Dict, List
+
+from dldoctor.explainer.corpus import split_for, thread_of
+
+ROOT = Path(__file__).resolve().parent.parent
+_SOURCE = re.compile(r'^source\s*=\s*"([^"]+)"', re.MULTILINE)
+
+
+def known_threads(roots: List[Path]) -> Dict[str, Path]:
+    """thread -> the case file that cites it, over every split of every checkout given."""
+    seen: Dict[str, Path] = {}
+    for root in roots:
+        for case in sorted((root / "tests" / "data" / "explain").glob("*/*.toml")):
+            m = _SOURCE.search(case.read_text(encoding="utf-8", errors="replace"))
+            if m:
+                seen.setdefault(thread_of(m.group(1)), case)
+    return seen
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("urls", nargs="+", metavar="URL")
+    parser.add_argument("--also", nargs="*", default=[], type=Path, metavar="CHECKOUT",
+                        help="other checkouts (a collector's worktree) whose cases count too")
+    args = parser.parse_args()
+    seen = known_threads([ROOT, *args.also])
+    for url in args.urls:
+        where = seen.get(thread_of(url))
+        print(f"{url}\t" + (f"DUPLICATE ({where})" if where else split_for(url)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
