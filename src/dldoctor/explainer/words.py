@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
+from dldoctor.conditions import DATA_DIR
 from dldoctor.explainer.match import WORDS, Candidate, Hit, is_fallback, rank
 
 TABLE = "words.json"
@@ -190,8 +191,6 @@ def parse_table(raw: Mapping[str, Any]) -> WordTable:
 @lru_cache(maxsize=1)
 def load_table() -> WordTable:
     """The shipped table, read once, and only when a text needs it."""
-    from dldoctor.conditions import DATA_DIR  # the other data tables' folder (Python 3.8 too)
-
     return parse_table(json.loads((DATA_DIR / TABLE).read_text(encoding="utf-8")))
 
 
@@ -216,14 +215,20 @@ def nearest(text: str, table: WordTable, limit: int = LIMIT) -> List[Tuple[str, 
     return out
 
 
-def _line_of(text: str, term: str) -> int:
-    """The line where ``term`` first shows in the head or the tail window (1 if neither)."""
-    at = text[:WINDOW].lower().find(term)
-    if at >= 0:
-        return text.count("\n", 0, at) + 1
+def _lines_of(text: str, terms: Sequence[str]) -> List[int]:
+    """The line where each term first shows in the head or the tail window (1 if neither):
+    each window is lowered once for all the terms."""
+    head = text[:WINDOW].lower()
     start = max(0, len(text) - WINDOW)
-    at = text[start:].lower().find(term)
-    return text.count("\n", 0, start + at) + 1 if at >= 0 else 1
+    tail = text[start:].lower() if start else ""
+    lines = []
+    for term in terms:
+        at = head.find(term) if term else -1
+        if at < 0 and tail and term:
+            at = tail.find(term)
+            at = start + at if at >= 0 else -1
+        lines.append(text.count("\n", 0, at) + 1 if at >= 0 else 1)
+    return lines
 
 
 def word_candidates(text: str, table: Optional[WordTable] = None) -> Tuple[Candidate, ...]:
@@ -231,11 +236,12 @@ def word_candidates(text: str, table: Optional[WordTable] = None) -> Tuple[Candi
     none unless the text reports a failure."""
     if not reports_failure(text):
         return ()
+    near = nearest(text, table or load_table())
+    lines = _lines_of(text, [terms[0] if terms else "" for _, _, terms in near])
     out = []
-    for cause, similarity, terms in nearest(text, table or load_table()):
+    for (cause, similarity, terms), line in zip(near, lines):
         words = ", ".join(terms)
-        hit = Hit(WORDS, _line_of(text, terms[0]) if terms else 1,
-                  f"words shared with confirmed reports of this cause: {words}", (("words", words),))
+        hit = Hit(WORDS, line, f"words shared with confirmed reports of this cause: {words}", (("words", words),))
         out.append(Candidate(cause, round(min(CAP, similarity), 4), (hit,)))
     return rank(out)
 
@@ -263,7 +269,6 @@ def with_words(cands: Tuple[Candidate, ...], text: str, table: Optional[WordTabl
 
 def cap_words(cands: Tuple[Candidate, ...]) -> Tuple[Candidate, ...]:
     """Candidates only words point at stay weak leads (at most CAP) whatever weighed them."""
-    if not any(c.confidence > CAP and all(h.signature == WORDS for h in c.hits) for c in cands):
-        return cands
-    return rank([replace(c, confidence=CAP) if c.confidence > CAP and all(h.signature == WORDS for h in c.hits)
-                 else c for c in cands])
+    capped = [replace(c, confidence=CAP) if c.confidence > CAP and all(h.signature == WORDS for h in c.hits)
+              else c for c in cands]
+    return cands if capped == list(cands) else rank(capped)
