@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from pathlib import Path
 from typing import Dict, List
 
+from dldoctor.errors import DataError
 from dldoctor.explainer.corpus import split_for, thread_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,4 +45,8 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    try:
+        raise SystemExit(main())
+    except DataError as exc:  # a corpus case that breaks its schema: one line, exit 2
+        print(f"{Path(__file__).name}: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None

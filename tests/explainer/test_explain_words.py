@@ -115,3 +115,23 @@ def test_word_evidence_runs_on_the_oldest_supported_python(tmp_path: Path) -> No
     out = subprocess.run([python, "-c", code], capture_output=True, text=True, check=True,
                          env={"PYTHONPATH": f"{ROOT / 'src'}:{tmp_path / 'lib'}", "PATH": "/usr/bin:/bin"})
     assert out.stdout.strip() == WORDS
+
+
+@pytest.mark.parametrize("content", ["{not json", '{"schema_version": 1, "idf": {}}', "[1, 2]", "\xff\xfe"])
+def test_a_broken_shipped_table_is_one_line_and_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str], content: str) -> None:
+    """A broken words.json is a bug in what was shipped: one line naming it, exit 2, no traceback."""
+    import dldoctor.explainer.words as words
+    from dldoctor.cli import main
+
+    (tmp_path / TABLE).write_bytes(content.encode("latin-1"))
+    monkeypatch.setattr(words, "DATA_DIR", tmp_path)
+    words.load_table.cache_clear()
+    try:
+        text = tmp_path / "error.log"
+        text.write_text("ImportError: something went wrong in mylib\n", encoding="utf-8")
+        assert main(["explain", str(text), "--no-env"]) == 2
+    finally:
+        words.load_table.cache_clear()
+    err = capsys.readouterr().err
+    assert TABLE in err and "Traceback" not in err and len(err.strip().splitlines()) == 1

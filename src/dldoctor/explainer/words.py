@@ -28,6 +28,7 @@ from functools import lru_cache
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from dldoctor.conditions import DATA_DIR
+from dldoctor.errors import DataError
 from dldoctor.explainer.match import WORDS, Candidate, Hit, is_fallback, rank
 
 TABLE = "words.json"
@@ -177,21 +178,30 @@ class WordTable:
     unknown_idf: float  # a term the table does not hold is at least this rare: log(cases)
 
 
-def parse_table(raw: Mapping[str, Any]) -> WordTable:
-    if raw.get("schema_version") != SCHEMA_VERSION:
-        raise ValueError(f"{TABLE}: schema_version must be {SCHEMA_VERSION}")
-    postings: Dict[str, List[Tuple[str, float]]] = {}
-    for cause, terms in raw["centroids"].items():
-        for term, weight in terms.items():
-            postings.setdefault(term, []).append((cause, float(weight)))
-    unknown = math.log(max(2, int(raw.get("cases", 2))))
-    return WordTable({t: float(v) for t, v in raw["idf"].items()}, {t: tuple(p) for t, p in postings.items()}, unknown)
+def parse_table(raw: Any) -> WordTable:
+    """The table from its JSON value; :class:`DataError` (one line, exit 2) if it is not one."""
+    if not isinstance(raw, dict) or raw.get("schema_version") != SCHEMA_VERSION:
+        raise DataError(f"{TABLE}: schema_version must be {SCHEMA_VERSION}")
+    try:
+        postings: Dict[str, List[Tuple[str, float]]] = {}
+        for cause, terms in raw["centroids"].items():
+            for term, weight in terms.items():
+                postings.setdefault(term, []).append((cause, float(weight)))
+        unknown = math.log(max(2, int(raw.get("cases", 2))))
+        idf = {t: float(v) for t, v in raw["idf"].items()}
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise DataError(f"{TABLE}: malformed ({type(exc).__name__}: {exc})") from None
+    return WordTable(idf, {t: tuple(p) for t, p in postings.items()}, unknown)
 
 
 @lru_cache(maxsize=1)
 def load_table() -> WordTable:
     """The shipped table, read once, and only when a text needs it."""
-    return parse_table(json.loads((DATA_DIR / TABLE).read_text(encoding="utf-8")))
+    try:
+        raw = json.loads((DATA_DIR / TABLE).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        raise DataError(f"{TABLE}: cannot be read ({exc})") from None
+    return parse_table(raw)
 
 
 def nearest(text: str, table: WordTable, limit: int = LIMIT) -> List[Tuple[str, float, Tuple[str, ...]]]:
