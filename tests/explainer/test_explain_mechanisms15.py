@@ -1,0 +1,91 @@
+"""Mechanism-level rules, fifteenth round (issue 14, item 2): written on generation 11's train
+cases after their "before" numbers were taken, each with a text of our own writing (not a corpus
+case) and a look-alike it must not claim."""
+
+from __future__ import annotations
+
+# (text, the cause the mechanism implies first)
+CASES = [
+    # mkl-service refusing Intel's threading layer beside GNU's OpenMP
+    ("Error: mkl-service + Intel(R) MKL: MKL_THREADING_LAYER=INTEL is incompatible with libgomp-a34b3233.so.1 "
+     "library.\n\tTry to import numpy first or set the threading layer accordingly.", "duplicate-openmp"),
+    # two OpenMP runtimes, in the user's words
+    ("training segfaults on my Mac; I think it is a conflict between libomp.dylib from lightgbm and "
+     "libiomp5.dylib from torch", "duplicate-openmp"),
+    ("OMP warns about multiple OpenMP runtimes linked into the program and then the kernel dies", "duplicate-openmp"),
+    # Intel MKL cannot load one of its own libraries
+    ("INTEL MKL ERROR: The specified module could not be found. mkl_vml_avx2.1.dll.\n"
+     "Intel MKL FATAL ERROR: Cannot load mkl_vml_avx2.1.dll.", "missing-shared-library"),
+    # torchaudio finds no FFmpeg it supports
+    ("torio._extension.utils - DEBUG - Failed to load FFmpeg7 extension.\nRuntimeError: Failed to intialize "
+     "FFmpeg extension. Tried versions: [6, 5, 4]", "missing-shared-library"),
+    # an x86 build on Apple silicon, in the user's words
+    ("On my MacBook with M2 Pro, pip keeps giving me the x86_64 wheel and numba crashes", "wrong-architecture"),
+    ("ERROR: No matching distribution found for mlx", "wrong-architecture"),
+    # JAX asked for a GPU it has not got
+    ("RuntimeError: Unknown backend: 'gpu' requested, but no platforms that are instances of gpu are present.",
+     "code-requires-cuda"),
+    # collect_env's GPU line names no NVIDIA card, and CUDA fails
+    ("CUDA error: no CUDA-capable device is detected\n- GPU models and configuration: Intel UHD Graphics 620",
+     "gpu-build-without-gpu"),
+    # a script imports the module it is named after
+    ('Traceback (most recent call last):\n  File "C:\\work\\ultralytics.py", line 1, in <module>\n'
+     "    from ultralytics import YOLO\nImportError: cannot import name 'YOLO' from partially initialized module "
+     "'ultralytics'", "shadowed-module"),
+    # a top-level module found inside an installed package's folder
+    ("ImportError: cannot import name 'Enum' from 'enum' "
+     "(/home/u/.venv/lib/python3.11/site-packages/scipy/enum.py)", "shadowed-module"),
+    # a torch source tree imported instead of the installed one
+    ("ModuleNotFoundError: No module named 'torch.version'", "shadowed-module"),
+    # onnxruntime's native module lacks the names its __init__ wants
+    ("  File \"/usr/lib/python3/site-packages/onnxruntime/__init__.py\", line 23, in <module>\n"
+     "    from onnxruntime.capi._pybind_state import ExecutionMode, get_build_info\n"
+     "ImportError: cannot import name 'get_build_info'", "duplicate-install"),
+    # a release's sdist without one of its own sources
+    ("g++: error: src/ops/roi_align_kernel.cpp: No such file or directory\n"
+     "error: command '/usr/bin/g++' failed with exit code 1", "known-bad-release"),
+    # a header of a system library missing from the build environment
+    ("src/_portaudiomodule.c:29:10: fatal error: portaudio.h: No such file or directory\n"
+     "compilation terminated.", "extension-build-env"),
+    ("C:\\src\\kernel.cpp(3): fatal error C1083: Cannot open include file: 'cuda_fp16.h': No such file or "
+     "directory", "extension-build-env"),
+    # pipdeptree shows pip's ~ leftovers without their first letter
+    ("-orch==2.1.0\n  - filelock [required: Any, installed: 3.12.2]", "pip-leftovers"),
+    # numpy older than what a package needs, imported first
+    ("AttributeError: type object 'numpy.ndarray' has no attribute '__array_function__'", "user-site-shadowing"),
+    # CPU instruction sets, in Chinese, FMA included
+    ("运行时报 illegal hardware instruction，CPU 指令集不支持 FMA", "cpu-instructions-unsupported"),
+    # the user's machine has no GPU while the code needs CUDA
+    ("AssertionError: Torch not compiled with CUDA enabled\nIt's an office PC with 32 GB RAM but no GPU at all",
+     "code-requires-cuda"),
+]
+
+# (look-alike text, a cause it must not put first)
+NOT_CLAIMED = [
+    # the threading layer chosen as the message advises: nothing fails
+    ("export MKL_THREADING_LAYER=GNU is set in our Dockerfile and training runs", "duplicate-openmp"),
+    # one OpenMP runtime named, no conflict
+    ("conda list shows llvm-openmp which provides libomp.dylib; all tests pass", "duplicate-openmp"),
+    # a file of the user's own sources missing: not a release, the checkout is incomplete
+    ("cat: src/main.cpp: No such file or directory", "known-bad-release"),
+    # a header found
+    ("-- Looking for portaudio.h - found", "extension-build-env"),
+    # a module of a package, named with its dot: its own file
+    ("ImportError: cannot import name 'foo' from 'scipy.enum' "
+     "(/home/u/.venv/lib/python3.11/site-packages/scipy/enum.py)", "shadowed-module"),
+    # a script that imports another module
+    ('  File "train.py", line 1, in <module>\n    import torch\nModuleNotFoundError: No module named \'torch\'',
+     "shadowed-module"),
+    # pipdeptree's ordinary child lines
+    ("torch==2.1.0\n  - filelock [required: Any, installed: 3.12.2]", "pip-leftovers"),
+    # an NVIDIA GPU on the collect_env line
+    ("- GPU models and configuration: GPU 0: NVIDIA GeForce RTX 3060 (AMD Ryzen 5 host)\n"
+     "RuntimeError: CUDA error: out of memory", "gpu-build-without-gpu"),
+    # an M2 user running the arm64 build on purpose
+    ("On my M2 I run the arm64 build, not the x86 one, and it is fast", "wrong-architecture"),
+]
+
+HEALTHY = [
+    "Intel MKL loaded mkl_intel_thread.2.dll and the benchmark ran in 3.2 s",
+    "Loaded FFmpeg6 extension; decoding works",
+]
