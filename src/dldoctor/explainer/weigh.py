@@ -8,6 +8,7 @@ half-broken snapshot weighs with what it has instead of dying.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields, replace
 from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple
 
@@ -114,6 +115,14 @@ def _apply_rules(cand: Candidate, facts: Facts, rules: Sequence[EvidenceRule]) -
     return replace(cand, confidence=conf, evidence=tuple(evidence))
 
 
+_PACKAGE_IN_PATH = re.compile(r"[/\\](?:site|dist)-packages[/\\](\w{1,100})[/\\]")
+
+
+def _other_package(hit: Hit) -> bool:
+    """The hit's subject is a file inside an installed package other than torch."""
+    return any(m.group(1) != "torch" for _, value in hit.subject for m in _PACKAGE_IN_PATH.finditer(value))
+
+
 LISTED_FACTOR = 2.2  # the machine has a release the table lists for its platform
 UNLISTED_FACTOR = 0.2  # the machine's torch is not a listed release
 
@@ -142,6 +151,8 @@ def _apply_releases(cand: Candidate, facts: Facts, load_failed: bool = False) ->
         return replace(cand, confidence=conf, evidence=(*cand.evidence, ("torch_version", reason)))
     if any(h.signature.startswith("release-") and h.signature != "release-torch" for h in cand.hits):
         return cand
+    if any(_other_package(h) for h in cand.hits):
+        return cand  # the text's regression is another package's (a file missing from xformers): torch's release says nothing
     if "dev" in facts.torch_version or "nightly" in facts.torch_version:
         return cand  # a nightly build: the table lists releases only, a nightly can break on its own
     reason = f"{facts.torch_version}: not a release the table lists as broken"
