@@ -51,6 +51,21 @@ CASES = [
      "directory", "extension-build-env"),
     # pipdeptree shows pip's ~ leftovers without their first letter
     ("-orch==2.1.0\n  - filelock [required: Any, installed: 3.12.2]", "pip-leftovers"),
+    # Colab's runtime without a GPU
+    ("Running the notebook on Google Colab:\nRuntimeError: No CUDA GPUs are available", "gpu-build-without-gpu"),
+    # a versioned symbol that the copy of its library loaded first lacks
+    ("OSError: /usr/lib/x86_64-linux-gnu/libswscale.so.5: undefined symbol: av_get_pix_fmt_name, "
+     "version LIBAVUTIL_56", "dll-version-conflict"),
+    # a package's own file missing from its install
+    ("FileNotFoundError: [Errno 2] No such file or directory: "
+     "'/opt/venv/lib/python3.10/site-packages/tokenizers_ext/vocab.json'", "known-bad-release"),
+    # the user says the published wheel is broken
+    ("The wheel on PyPI is broken: version 1.4.2 lacks the compiled module", "known-bad-release"),
+    # removed or not-yet-added names of a dependency
+    ("ImportError: cannot import name 'cached_download' from 'huggingface_hub'", "requirement-conflict"),
+    # an onnx newer than the runtime that loads its model
+    ("[ONNXRuntimeError] : 1 : FAIL : Load model from m.onnx failed: Unsupported model IR version: 11, "
+     "max supported IR version: 10", "companion-mismatch"),
     # numpy older than what a package needs, imported first
     ("AttributeError: type object 'numpy.ndarray' has no attribute '__array_function__'", "user-site-shadowing"),
     # CPU instruction sets, in Chinese, FMA included
@@ -81,11 +96,22 @@ NOT_CLAIMED = [
     # an NVIDIA GPU on the collect_env line
     ("- GPU models and configuration: GPU 0: NVIDIA GeForce RTX 3060 (AMD Ryzen 5 host)\n"
      "RuntimeError: CUDA error: out of memory", "gpu-build-without-gpu"),
+    # a CUDA library's soname version: another CUDA library first on LD_LIBRARY_PATH
+    ("ImportError: libcusparse.so.12: undefined symbol: __nvJitLinkAddData_12_1, version libnvJitLink.so.12",
+     "dll-version-conflict"),
+    # a model file the user has not downloaded yet, in a package's folder
+    ("FileNotFoundError: [Errno 2] No such file or directory: "
+     "'/opt/venv/lib/python3.10/site-packages/gfpgan/weights/GFPGANv1.4.pth'", "known-bad-release"),
+    # broken, but not a release
+    ("my pipeline is broken since I changed the config", "known-bad-release"),
+    # Colab with a GPU runtime, and a driver error of another kind
+    ("On Colab with a T4 runtime: RuntimeError: CUDA error: an illegal memory access was encountered",
+     "gpu-build-without-gpu"),
     # an M2 user running the arm64 build on purpose
     ("On my M2 I run the arm64 build, not the x86 one, and it is fast", "wrong-architecture"),
 ]
 
 HEALTHY = [
-    "Intel MKL loaded mkl_intel_thread.2.dll and the benchmark ran in 3.2 s",
+    "Intel MKL threading layer set to GNU; the benchmark ran in 3.2 s",
     "Loaded FFmpeg6 extension; decoding works",
 ]

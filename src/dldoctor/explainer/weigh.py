@@ -152,7 +152,7 @@ def _apply_releases(cand: Candidate, facts: Facts, load_failed: bool = False) ->
     if any(h.signature.startswith("release-") and h.signature != "release-torch" for h in cand.hits):
         return cand
     if any(_other_package(h) for h in cand.hits):
-        return cand  # the text's regression is another package's (a file missing from xformers): torch's release says nothing
+        return cand  # another package's regression (a file missing from xformers): torch's release says nothing
     if "dev" in facts.torch_version or "nightly" in facts.torch_version:
         return cand  # a nightly build: the table lists releases only, a nightly can break on its own
     reason = f"{facts.torch_version}: not a release the table lists as broken"
