@@ -63,6 +63,19 @@ CASES = [
     ("The wheel on PyPI is broken: version 1.4.2 lacks the compiled module", "known-bad-release"),
     # removed or not-yet-added names of a dependency
     ("ImportError: cannot import name 'cached_download' from 'huggingface_hub'", "requirement-conflict"),
+    # an application's Python importing from the user's site
+    ('  File "C:\\Program Files\\Blender Foundation\\Blender 4.1\\4.1\\python\\lib\\importlib\\__init__.py", line 90\n'
+     '  File "C:\\Users\\ana\\AppData\\Roaming\\Python\\Python311\\site-packages\\scipy\\__init__.py", line 5\n'
+     "ImportError: DLL load failed while importing _ufuncs", "user-site-shadowing"),
+    # python3 on Windows beside a conda environment
+    ("Windows 11, conda activate tf\npython3 -m pip install tensorflow\npython3 -c \"import tensorflow\" "
+     "prints no GPU", "interpreter-mismatch"),
+    # the install command gave the CPU build
+    ("pip install torch --index-url ... still installs the cpu version instead of the cuda one", "cpu-only-build"),
+    # a Node.js binding missing for this OS and CPU
+    ("Error: Cannot find module '../bin/napi-v3/linux/arm64/onnxruntime_binding.node'", "known-bad-release"),
+    # SIGILL on a Jetson, retold
+    ("On the Jetson Nano, python3 detect.py ends with: Invalid instruction (core dumped)", "known-bad-release"),
     # an onnx newer than the runtime that loads its model
     ("[ONNXRuntimeError] : 1 : FAIL : Load model from m.onnx failed: Unsupported model IR version: 11, "
      "max supported IR version: 10", "companion-mismatch"),
@@ -107,6 +120,10 @@ NOT_CLAIMED = [
     # Colab with a GPU runtime, and a driver error of another kind
     ("On Colab with a T4 runtime: RuntimeError: CUDA error: an illegal memory access was encountered",
      "gpu-build-without-gpu"),
+    # the user asks how to install the CPU build
+    ("I'm trying to install cpu version of pytorch3d, which command should I use?", "cpu-only-build"),
+    # python3 on Linux with conda: the env has python3
+    ("Ubuntu 22.04, conda activate tf\npython3 -m pip install tensorflow", "interpreter-mismatch"),
     # an M2 user running the arm64 build on purpose
     ("On my M2 I run the arm64 build, not the x86 one, and it is fast", "wrong-architecture"),
 ]
