@@ -70,6 +70,18 @@ def test_text_that_reports_no_failure_gets_no_words(text: str) -> None:
     assert word_candidates(text) == ()
 
 
+@pytest.mark.parametrize("text", [
+    "It was working last week, now the webui is not launching anymore",
+    "the model is not working, it stopped working after the update",
+    "引擎运行出错，截图如下",
+    "pytorch и pc не видят cuda",
+    "La GPU no funciona con el programa",
+])
+def test_denied_or_past_success_and_more_languages_still_report_a_failure(text: str) -> None:
+    """"not working" and "was working last week" are reports, not words of success."""
+    assert reports_failure(text)
+
+
 def test_only_the_head_and_the_tail_of_a_huge_paste_are_read() -> None:
     middle = "fbgemm " * 20000
     text = "x" * (WINDOW + 10) + middle + "y" * (WINDOW + 10)

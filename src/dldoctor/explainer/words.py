@@ -61,18 +61,27 @@ FAILURE = re.compile(
     r"(?!\s{0,2}:\s{0,3}0\b| handling| bars?\b| rates?\b| analysis| checking)"
     r"|(?<!\b0 )\bfail(?:s|ed|ing|ure)?\b|\bcannot\b|\bcan'?t\b|\bcould ?n[o']t\b|\bunable to\b"
     r"|\bnot found\b|\bno module named\b|\bmissing\b(?! values?\b| data\b)|\bcrash(?:es|ed|ing)?\b"
-    r"|\b(?:does ?n[o']t|do ?n[o']t|not|stopped|won'?t) (?:work|start|load|run|detect|find|see)\w{0,3}\b"
+    r"|\b(?:does ?n[o']t|do ?n[o']t|did ?n[o']t|not|stopped|won'?t) (?:work|start|load|run|detect|find|see|launch"
+    r"|open|recogni[sz]e)\w{0,3}\b"
     r"|\bbroken\b|\bnot (?:available|supported|compatible)\b"
-    r"|报错|错误|失败|无法|不能|不了|闪退|エラー|失敗|できません|오류|에러|ошибк|не работает|не удается"
-    r"|\bn[ãa]o funciona|\berro\b|\bfehler\b|\bfallo\b|\béchec\b)"
+    r"|报错|错误|失败|无法|不能|不了|闪退|出错|エラー|失敗|できません|しない|動かない|오류|에러|ошибк|не работает"
+    r"|не удается|не видит|не видят|не запускается"
+    r"|\bn[ãa]o funciona|\bno funciona|\bno detecta|\berro\b|\bfehler\b|funktioniert nicht|nicht erkannt"
+    r"|\bfallo\b|\béchec\b|ne fonctionne pas)"
 )
 #: out of scope: failures no condition is about (memory exhausted); words would only guess
 OUT_OF_SCOPE = re.compile(r"out of memory|OutOfMemoryError|\bOOM\b", re.IGNORECASE)
 
 
 #: words of success: beside them, only an error's own vocabulary counts as a failure
-#: ("it could not be simpler, it works" is no report)
-SUCCESS = re.compile(r"\b(?:works?|worked|working|fine|success\w{0,6}|solved|fixed|resolved)\b", re.IGNORECASE)
+#: ("it could not be simpler, it works" is no report). Success denied ("not working", "no longer
+#: works") or in the past ("it was working last week", "worked before the update") is a report
+SUCCESS = re.compile(
+    r"(?<!\bnot )(?<!n't )(?<!\bnever )(?<!\blonger )(?<!\bstopped )(?<!\bstop )"
+    r"\b(?:works?|worked|working|fine|success\w{0,6}|solved|fixed|resolved)\b"
+    r"(?! (?:before|until|till|previously|earlier|yesterday|last \w{1,10}|anymore|any ?more)\b)",
+    re.IGNORECASE,
+)
 STRONG = re.compile(
     r"\b[A-Z]\w{0,40}(?:Error|Exception)\b|Traceback|(?i:(?<![\w_])(?:error|fatal)\s{0,2}:)|报错|错误|エラー"
 )
