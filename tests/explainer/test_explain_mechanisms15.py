@@ -42,8 +42,8 @@ CASES = [
      "    from onnxruntime.capi._pybind_state import ExecutionMode, get_build_info\n"
      "ImportError: cannot import name 'get_build_info'", "duplicate-install"),
     # a release's sdist without one of its own sources
-    ("g++: error: src/ops/roi_align_kernel.cpp: No such file or directory\n"
-     "error: command '/usr/bin/g++' failed with exit code 1", "known-bad-release"),
+    ("building 'roialign._C' extension\n"
+     "g++: error: src/ops/roi_align_kernel.cpp: No such file or directory", "known-bad-release"),
     # a header of a system library missing from the build environment
     ("src/_portaudiomodule.c:29:10: fatal error: portaudio.h: No such file or directory\n"
      "compilation terminated.", "extension-build-env"),
@@ -76,6 +76,19 @@ CASES = [
     ("Error: Cannot find module '../bin/napi-v3/linux/arm64/onnxruntime_binding.node'", "known-bad-release"),
     # SIGILL on a Jetson, retold
     ("On the Jetson Nano, python3 detect.py ends with: Invalid instruction (core dumped)", "known-bad-release"),
+    # the fresh-eyes review's positives: other wordings of the same mechanisms
+    ("UserWarning: Found Intel OpenMP ('libiomp') and LLVM OpenMP ('libomp') loaded at\nthe same time. Both "
+     "libraries are known to be incompatible", "duplicate-openmp"),
+    ("src/audio.c:3:10: fatal error: 'portaudio.h' file not found", "extension-build-env"),
+    ("Kaggle notebook, accelerator None:\nRuntimeError: Found no NVIDIA driver on your system.",
+     "gpu-build-without-gpu"),
+    ("FileNotFoundError: [Errno 2] No such file or directory: "
+     "'C:\\\\venv\\\\Lib\\\\site-packages\\\\xformers\\\\cpp_lib.json'", "known-bad-release"),
+    ("0.2.4 is broken, 0.2.3 works", "known-bad-release"),
+    ("ImportError: /usr/lib/x86_64-linux-gnu/libQt5XcbQpa.so.5: undefined symbol: "
+     "_ZN22QWindowSystemInterface, version Qt_5_PRIVATE_API", "dll-version-conflict"),
+    ("RuntimeError: FFmpeg libraries are not found. Please install FFmpeg.", "missing-shared-library"),
+    ("The installer downloads the Intel build even though the chip is Apple M2", "wrong-architecture"),
     # an onnx newer than the runtime that loads its model
     ("[ONNXRuntimeError] : 1 : FAIL : Load model from m.onnx failed: Unsupported model IR version: 11, "
      "max supported IR version: 10", "companion-mismatch"),
@@ -124,6 +137,28 @@ NOT_CLAIMED = [
     ("I'm trying to install cpu version of pytorch3d, which command should I use?", "cpu-only-build"),
     # python3 on Linux with conda: the env has python3
     ("Ubuntu 22.04, conda activate tf\npython3 -m pip install tensorflow", "interpreter-mismatch"),
+    # the fresh-eyes review's look-alikes
+    ("I changed requirements.txt and now training is slower:\n-transformers==4.38.0\n+transformers==4.40.0",
+     "pip-leftovers"),
+    ("I have an RTX 3080 and installed torch with pip but no GPU acceleration happens.\n"
+     "AssertionError: Torch not compiled with CUDA enabled", "code-requires-cuda"),
+    ("torch.OutOfMemoryError: HIP out of memory.\nPyTorch version: 2.4.0+rocm6.1\n"
+     "ROCM used to build PyTorch: 6.1.40091\nGPU models and configuration: AMD Radeon RX 7900 XTX",
+     "gpu-build-without-gpu"),
+    ("m1 = Intel version of the model (baseline); m2 = our port.\nRuntimeError: Expected all tensors to be on "
+     "the same device", "wrong-architecture"),
+    ("ERROR: No matching distribution found for mlx-lm (pip's index-url is our company mirror)",
+     "wrong-architecture"),
+    ("WARNING:torchaudio._extension.utils:Failed to load FFmpeg extension, falling back to soundfile.\n"
+     "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB", "missing-shared-library"),
+    ('  File "/venv/lib/python3.8/site-packages/attr/attr.py", line 2, in <module>\n'
+     "    from attr import _config\nImportError: /venv/lib/python3.8/site-packages/mmcv/_ext.so: "
+     "undefined symbol: _ZN2at6detail10empty_cuda", "shadowed-module"),
+    ("Is the release broken or is it me?", "known-bad-release"),
+    ("we pin one runtime so that there are never multiple OpenMP runtimes in one process; that part works.\n"
+     "ImportError: libGL.so.1: cannot open shared object file", "duplicate-openmp"),
+    ("pip install . in my clone\ngcc: error: third_party/cutlass/tools/util/src/device_memory.cpp: "
+     "No such file or directory", "known-bad-release"),
     # an M2 user running the arm64 build on purpose
     ("On my M2 I run the arm64 build, not the x86 one, and it is fast", "wrong-architecture"),
 ]

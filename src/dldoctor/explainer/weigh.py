@@ -115,7 +115,7 @@ def _apply_rules(cand: Candidate, facts: Facts, rules: Sequence[EvidenceRule]) -
     return replace(cand, confidence=conf, evidence=tuple(evidence))
 
 
-_PACKAGE_IN_PATH = re.compile(r"[/\\](?:site|dist)-packages[/\\](\w{1,100})[/\\]")
+_PACKAGE_IN_PATH = re.compile(r"(?:/|\\{1,2})(?:site|dist)-packages(?:/|\\{1,2})(\w{1,100})(?:/|\\{1,2})")
 
 
 def _other_package(hit: Hit) -> bool:
@@ -140,6 +140,8 @@ def _apply_releases(cand: Candidate, facts: Facts, load_failed: bool = False) ->
 
     if cand.slug != SLUG or not facts.torch_version:
         return cand
+    if any(_other_package(h) for h in cand.hits):
+        return cand  # another package's regression (a file missing from xformers): torch's release says nothing
     # the entry whose kind of failure the text shows: a failed load, or a run that went wrong
     entry = listed_release("torch", facts.torch_version, facts.os, load=load_failed)
     entry = entry or listed_release("torch", facts.torch_version, facts.os)
@@ -151,8 +153,6 @@ def _apply_releases(cand: Candidate, facts: Facts, load_failed: bool = False) ->
         return replace(cand, confidence=conf, evidence=(*cand.evidence, ("torch_version", reason)))
     if any(h.signature.startswith("release-") and h.signature != "release-torch" for h in cand.hits):
         return cand
-    if any(_other_package(h) for h in cand.hits):
-        return cand  # another package's regression (a file missing from xformers): torch's release says nothing
     if "dev" in facts.torch_version or "nightly" in facts.torch_version:
         return cand  # a nightly build: the table lists releases only, a nightly can break on its own
     reason = f"{facts.torch_version}: not a release the table lists as broken"
