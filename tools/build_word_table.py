@@ -6,10 +6,10 @@ train split; run it whenever train changes (a test fails until the table matches
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-from dldoctor.errors import DataError
+from _run import run
+
 from dldoctor.explainer.corpus import GENERATION, load_corpus
 from dldoctor.explainer.words import TABLE, build_table, dump_table
 
@@ -27,8 +27,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    try:
-        raise SystemExit(main())
-    except DataError as exc:  # a corpus case that breaks its schema: one line, exit 2
-        print(f"{Path(__file__).name}: {exc}", file=sys.stderr)
-        raise SystemExit(2) from None
+    run(main, __file__)

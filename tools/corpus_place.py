@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 from pathlib import Path
 from typing import Dict, List
 
-from dldoctor.errors import DataError
+from _run import run
+
 from dldoctor.explainer.corpus import split_for, thread_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,8 +45,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    try:
-        raise SystemExit(main())
-    except DataError as exc:  # a corpus case that breaks its schema: one line, exit 2
-        print(f"{Path(__file__).name}: {exc}", file=sys.stderr)
-        raise SystemExit(2) from None
+    run(main, __file__)
