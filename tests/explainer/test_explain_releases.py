@@ -115,3 +115,23 @@ def test_a_release_that_computes_wrong_is_not_claimed_for_a_failed_load() -> Non
     top = diagnose_text(flood, facts=Facts(os="windows", torch_version="2.4.0")).shown[0]
     assert top.slug == "known-bad-release"
     assert any("wrong results" in value for _, value in top.evidence)
+
+
+MKL_GOMP = ("Error: mkl-service + Intel(R) MKL: MKL_THREADING_LAYER=INTEL is incompatible with libgomp.so.1 "
+            "library.\n\tTry to import numpy first or set the threading layer accordingly.")
+
+
+def test_torch_15s_mkl_clash_is_weighed_with_the_machines_release_only_beside_its_own_message() -> None:
+    """torch 1.5 on Linux (pytorch/pytorch#37377, load = false): its own message on a 1.5.1 machine
+    raises known-bad-release and cites the entry; on 1.6.0 it stays the OpenMP clash; a failed
+    load on a 1.5.0 machine is not claimed for it."""
+    from dldoctor.explainer.weigh import Facts
+
+    listed = diagnose_text(MKL_GOMP, facts=Facts(os="linux", torch_version="1.5.1"), words=False)
+    other = diagnose_text(MKL_GOMP, facts=Facts(os="linux", torch_version="1.6.0"), words=False)
+    assert listed.shown[0].slug == "duplicate-openmp" and _conf(listed, "known-bad-release") > 0.5
+    assert any("37377" in value for c in listed.shown if c.slug == "known-bad-release" for _, value in c.evidence)
+    assert _conf(other, "known-bad-release") < 0.1
+    cudnn = "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory"
+    load = diagnose_text(cudnn, facts=Facts(os="linux", torch_version="1.5.0"), words=False)
+    assert _conf(load, "known-bad-release") == 0.0
