@@ -1,0 +1,119 @@
+"""Mechanism-level rules, sixteenth round (issue 14, item 2): written on generation 12's train
+cases after their "before" numbers were taken, each with a text of our own writing (not a corpus
+case) and a look-alike it must not claim."""
+
+from __future__ import annotations
+
+# (text, the cause the mechanism implies first)
+CASES = [
+    # SIGILL on an ARMv6 board
+    ("pip install onnxruntime on my Pi Zero W worked, but python3 -c 'import onnxruntime' prints "
+     "Illegal instruction", "cpu-instructions-unsupported"),
+    ("Program received signal SIGILL, Illegal instruction.\nuname -m: armv6l", "cpu-instructions-unsupported"),
+    # a framework's AVX check failing on a Mac: an x86 Python under Rosetta
+    ("MacBook Air M2, conda env from an old Intel installer\nRuntimeError: This version of jaxlib was built "
+     "using AVX instructions, which your CPU and/or operating system do not support.", "wrong-architecture"),
+    ("The TensorFlow library was compiled to use AVX instructions, but these aren't available on your machine.\n"
+     "Abort trap: 6\nmacOS 14.2 (Darwin 23.2.0)", "wrong-architecture"),
+    # the kernel refusing a binary of another CPU
+    ("standard_init_linux.go:228: exec user process caused: exec format error", "wrong-architecture"),
+    ("OSError: [Errno 8] Exec format error: '/home/pi/venv/bin/ffmpeg'", "wrong-architecture"),
+    # XGBoost on macOS without libomp
+    ("xgboost.core.XGBoostError: XGBoost Library (libxgboost.dylib) could not be loaded.\nLikely causes:\n"
+     "  * OpenMP runtime is not installed", "missing-shared-library"),
+    # PyG's extensions built for another CUDA than torch's
+    ("RuntimeError: Detected that PyTorch and torch_sparse were compiled with different CUDA versions. PyTorch "
+     "has CUDA version 11.8 and torch_sparse has CUDA version 12.1.", "extension-abi-mismatch"),
+    # Keras 3's module layout missing
+    ("from keras.src.engine import data_adapter\nModuleNotFoundError: No module named 'keras.src.engine'",
+     "companion-mismatch"),
+    # onnxruntime without the GPU provider asked for
+    ("[E:onnxruntime] TensorRT execution provider is not enabled in this build.", "cpu-only-build"),
+    # torch's extension builder finding no CUDA runtime
+    ("No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda-12.1'\nthen the training script stops",
+     "gpu-build-without-gpu"),
+    # Python 2 code run by Python 3, and a Python 2 library on PYTHONPATH
+    ('  File "train_net.py", line 42\n    print "epoch", epoch\n          ^\n'
+     "SyntaxError: Missing parentheses in call to 'print'. Did you mean print(...)?", "interpreter-mismatch"),
+    ('  File "/opt/ros/melodic/lib/python2.7/dist-packages/roslib/packages.py", line 9\n'
+     "    print 'usage'\n          ^\nSyntaxError: invalid syntax", "pythonpath-pollution"),
+    # new syntax on an old Python
+    ('  File "infer.py", line 12\n    print(f"loss {loss:.3f}")\n                           ^\n'
+     "SyntaxError: invalid syntax", "unsupported-python"),
+    ('  File "data.py", line 7\n    if (n := len(items)) > 10:\n           ^\nSyntaxError: invalid syntax',
+     "unsupported-python"),
+    # Maya's plugin loader with Windows' error 126
+    ("// Error: Unable to dynamically load : D:/maya/plug-ins/exporter.mll\nThe specified module could not be "
+     "found.", "missing-vc-runtime"),
+    # a frozen app that only runs where it was built
+    ("I built the tool with Nuitka; the .exe works here but crashes on other computers with an ImportError "
+     "in onnxruntime", "missing-vc-runtime"),
+    # a container without the GPU passed in
+    ("docker run --rm -it myimage python -c 'import torch; print(torch.cuda.is_available())'\nFalse\n"
+     "CUDA test failed", "gpu-build-without-gpu"),
+    # bindings of other languages checking their native library
+    ("Error: this tch version expects PyTorch 2.4.0, got 2.5.1, this check can be bypassed by setting the "
+     "LIBTORCH_BYPASS_VERSION_CHECK environment variable", "companion-mismatch"),
+    ("ort 2.0 is not compatible with the ONNX Runtime binary found at `onnxruntime.dll`; expected "
+     "GetVersionString to return '1.20.x', but got '1.17.1'", "dll-version-conflict"),
+    ("System.EntryPointNotFoundException: Unable to find an entry point named 'TF_DeleteTensor' in DLL "
+     "'tensorflow'.", "symbol-mismatch"),
+    ("Error: \\\\?\\C:\\app\\node_modules\\onnxruntime-node\\bin\\napi-v3\\win32\\x64\\onnxruntime_binding.node "
+     "is not a valid Win32 application.", "wrong-architecture"),
+    # one numpy type refused as another
+    ("TypeError: argument 1 must be numpy.ndarray, not numpy.ndarray", "numpy-abi-mismatch"),
+    # pip's refusal retold, the wheel apart
+    ('pip says it "is not a supported wheel" for the file from the vendor page:\n'
+     "tflite_runtime-2.5.0-cp39-cp39-linux_aarch64.whl", "unsupported-python"),
+    # onnxruntime built for one cuDNN, the machine has another
+    ("Jetson Orin with cuDNN 9.3\n[W:onnxruntime:Default] Failed to create CUDAExecutionProvider. Require cuDNN "
+     "8.* and CUDA 12.*.", "cuda-toolkit-mismatch"),
+    # Python 2's ImportError beside a user on Python 3
+    ("I run everything with Python 3.8 in my catkin workspace:\nImportError: No module named ultralytics",
+     "interpreter-mismatch"),
+]
+
+# (look-alike text, a cause it must not put first)
+NOT_CLAIMED = [
+    # a Pi Zero 2 is ARMv8: SIGILL there is a 64-bit board's release question
+    ("Raspberry Pi Zero 2 W, 64-bit OS: Illegal instruction (core dumped) after import torch",
+     "cpu-instructions-unsupported"),
+    # the AVX check on Linux: the CPU really lacks AVX
+    ("Ubuntu 20.04 on a Celeron N3350\nThe TensorFlow library was compiled to use AVX instructions, but these "
+     "aren't available on your machine.", "wrong-architecture"),
+    # jaxlib's message alone: it names macOS itself, the machine is not shown
+    ("RuntimeError: This version of jaxlib was built using AVX instructions, which your CPU and/or operating "
+     "system do not support. This error is frequently encountered on macOS when running an x86 Python "
+     "installation on ARM hardware.", "wrong-architecture"),
+    # torchvision's own CUDA check stays a companion
+    ("RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA versions.",
+     "extension-abi-mismatch"),
+    # another package's missing module
+    ("ModuleNotFoundError: No module named 'keras_cv'", "companion-mismatch"),
+    # a provider that is in the build but cannot load its libraries
+    ("Failed to create CUDAExecutionProvider. Require cuDNN 9.* and CUDA 12.*. Please install all dependencies",
+     "cpu-only-build"),
+    # print() as Python 3 writes it, and a syntax error of another kind
+    ('  File "run.py", line 3\n    print("done"\n          ^\nSyntaxError: unexpected EOF while parsing',
+     "interpreter-mismatch"),
+    # an f-string with an error of its own on a new Python
+    ('  File "run.py", line 3\n    x = f"{a!z}"\n         ^\nSyntaxError: f-string: invalid conversion character',
+     "unsupported-python"),
+    # a frozen app failing on its own build machine, a module not collected
+    ("PyInstaller build: the exe fails right away with ModuleNotFoundError: No module named "
+     "'sklearn.utils._typedefs'", "missing-vc-runtime"),
+    # docker run with the GPU passed in
+    ("docker run --gpus all myimage\nRuntimeError: CUDA error: no kernel image is available for execution on "
+     "the device", "gpu-build-without-gpu"),
+    # a numpy array refused as a list: another type
+    ("TypeError: argument 1 must be list, not numpy.ndarray", "numpy-abi-mismatch"),
+    # the user's cuDNN is the one ORT needs: the library is not found
+    ("cuDNN 9.1 installed\nFailed to create CUDAExecutionProvider. Require cuDNN 9.* and CUDA 12.*.",
+     "cuda-toolkit-mismatch"),
+]
+
+HEALTHY = [
+    "brew install libomp, then xgboost trained the model in 4 s",
+    "tch 0.18.1 with PyTorch 2.5.1: cargo build finished, the example runs",
+    "docker run --gpus all nvcr.io/nvidia/pytorch:24.05-py3 nvidia-smi lists the RTX 4090",
+]
