@@ -71,6 +71,34 @@ CASES = [
     # Python 2's ImportError beside a user on Python 3
     ("I run everything with Python 3.8 in my catkin workspace:\nImportError: No module named ultralytics",
      "interpreter-mismatch"),
+    # Caffe's CHECK form of CUDA's invalid device function (error 8)
+    ("F0101 10:00:00.000 conv_layer.cu:28] Check failed: error == cudaSuccess (8 vs. 0)  invalid device function",
+     "gpu-arch-unsupported"),
+    # faiss's CPU build imported where GPU classes are wanted
+    ("AttributeError: module 'faiss' has no attribute 'StandardGpuResources'", "cpu-only-build"),
+    ("pip list: faiss-cpu 1.7.4, faiss-gpu 1.7.2\nAttributeError: module 'faiss' has no attribute "
+     "'GpuIndexFlatL2'", "duplicate-install"),
+    # a CUDA runtime DLL a GPU library loads itself, not found
+    ("CuPy failed to load nvrtc64_120_0.dll: Could not load \"nvrtc64_120_0.dll\": The specified module could "
+     "not be found.", "missing-shared-library"),
+    # PyCUDA's driver module without CUDA's DLLs
+    ("    import pycuda._driver as _drv\nImportError: DLL load failed while importing _driver: The specified "
+     "module could not be found.", "missing-shared-library"),
+    # Docker without the NVIDIA container toolkit
+    ("docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].",
+     "gpu-build-without-gpu"),
+    ("docker: Error response from daemon: Unknown runtime specified nvidia.", "gpu-build-without-gpu"),
+    # nvcc older than the GPU asked of it
+    ("nvcc fatal   : Value 'sm_89' is not defined for option 'gpu-architecture'", "gpu-arch-unsupported"),
+    # jax and jaxlib, mmcv and mmdet, the Hugging Face stack
+    ("RuntimeError: jaxlib version 0.4.30 is newer than and incompatible with jax version 0.4.23. Please update "
+     "your jax and/or jaxlib packages.", "requirement-conflict"),
+    ("AssertionError: MMCV==2.2.0 is used but incompatible. Please install mmcv>=2.0.0rc4, <2.2.0.",
+     "companion-mismatch"),
+    ("ImportError: cannot import name 'EncoderDecoderCache' from 'transformers'", "requirement-conflict"),
+    # a wheel linked with an executable stack on a new glibc
+    ("ImportError: libfoo-1a2b3c.so.1: cannot enable executable stack as shared object requires: Invalid "
+     "argument", "known-bad-release"),
 ]
 
 # (look-alike text, a cause it must not put first)
@@ -110,6 +138,15 @@ NOT_CLAIMED = [
     # the user's cuDNN is the one ORT needs: the library is not found
     ("cuDNN 9.1 installed\nFailed to create CUDAExecutionProvider. Require cuDNN 9.* and CUDA 12.*.",
      "cuda-toolkit-mismatch"),
+    # CUDA's invalid device function with another error number: an illegal address
+    ("Check failed: error == cudaSuccess (700 vs. 0)  an illegal memory access was encountered",
+     "gpu-arch-unsupported"),
+    # faiss's other attributes: not the GPU build's
+    ("AttributeError: module 'faiss' has no attribute 'IndexFlatL2'", "cpu-only-build"),
+    # Docker's other daemon errors
+    ("docker: Error response from daemon: pull access denied for myimage", "gpu-build-without-gpu"),
+    # a name missing from a package that is not of the Hugging Face stack
+    ("ImportError: cannot import name 'Literal' from 'typing'", "requirement-conflict"),
 ]
 
 HEALTHY = [
