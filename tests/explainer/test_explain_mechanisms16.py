@@ -99,6 +99,21 @@ CASES = [
     # a wheel linked with an executable stack on a new glibc
     ("ImportError: libfoo-1a2b3c.so.1: cannot enable executable stack as shared object requires: Invalid "
      "argument", "known-bad-release"),
+    # two Qt builds in one process: opencv-python's and PyQt5's
+    ('qt.qpa.plugin: Could not load the Qt platform plugin "xcb" in "/opt/venv/lib/python3.10/site-packages/'
+     'cv2/qt/plugins" even though it was found.', "dll-version-conflict"),
+    # two OpenCV distributions in one folder
+    ("ImportError: cannot import name '_registerMatType' from 'cv2.cv2' (/usr/lib/python3/cv2/cv2.so)",
+     "duplicate-install"),
+    # torchcodec without an FFmpeg it can load
+    ("RuntimeError: Could not load libtorchcodec. Likely causes:\n  1. FFmpeg is not properly installed in your "
+     "environment.", "missing-shared-library"),
+    # torchvision's compiled ops beside another torch
+    ("RuntimeError: Couldn't load custom C++ ops. This can happen if your PyTorch and torchvision versions are "
+     "incompatible, or if you had errors while compiling torchvision from source.", "companion-mismatch"),
+    # a PyInstaller bundle's native module failing: its frames are relative, no shadowing
+    ('  File "PyInstaller\\loader\\pyimod02_importers.py", line 457, in exec_module\n'
+     '  File "onnxruntime\\capi\\_pybind_state.py", line 32, in <module>\nImportError', "missing-vc-runtime"),
 ]
 
 # (look-alike text, a cause it must not put first)
@@ -147,6 +162,9 @@ NOT_CLAIMED = [
     ("docker: Error response from daemon: pull access denied for myimage", "gpu-build-without-gpu"),
     # a name missing from a package that is not of the Hugging Face stack
     ("ImportError: cannot import name 'Literal' from 'typing'", "requirement-conflict"),
+    # Qt's platform plugin missing a system library: not opencv's Qt
+    ('qt.qpa.plugin: Could not load the Qt platform plugin "xcb" in "/usr/lib/x86_64-linux-gnu/qt5/plugins" '
+     "even though it was found.\nlibxcb-xinerama.so.0: cannot open shared object file", "dll-version-conflict"),
 ]
 
 HEALTHY = [
