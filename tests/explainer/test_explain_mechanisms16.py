@@ -114,6 +114,20 @@ CASES = [
     # a PyInstaller bundle's native module failing: its frames are relative, no shadowing
     ('  File "PyInstaller\\loader\\pyimod02_importers.py", line 457, in exec_module\n'
      '  File "onnxruntime\\capi\\_pybind_state.py", line 32, in <module>\nImportError', "missing-vc-runtime"),
+    # the fresh-eyes review's variants of the same mechanisms
+    ("ort 2.0.0-rc.9 is not compatible with the ONNX Runtime binary found at `libonnxruntime.so`; expected "
+     "GetVersionString to return '1.20.x', but got '1.16.3'", "dll-version-conflict"),
+    ("TypeError: Argument 'x' has incorrect type (expected numpy.ndarray, got numpy.ndarray)", "numpy-abi-mismatch"),
+    ("uname -m\narmv6l\nzsh: illegal hardware instruction  python3 -c 'import grpc'", "cpu-instructions-unsupported"),
+    ("[E:onnxruntime] DmlExecutionProvider is not enabled in this build.", "cpu-only-build"),
+    ("ImportError: cannot import name \u2018EncoderDecoderCache\u2019 from \u2018transformers\u2019",
+     "requirement-conflict"),
+    # Qt's thread warning beside OpenCV
+    ("import cv2\ncv2.imshow('frame', img)\nQObject::moveToThread: Current thread (0x55d1c0a0) is not the object's "
+     "thread (0x55d1c3f0).\nSegmentation fault (core dumped)", "dll-version-conflict"),
+    # a name missing from an installed package, its path wrapped onto the next line
+    ("ImportError: cannot import name 'is_npu_available' from 'accelerate.utils' \n"
+     "(/opt/conda/lib/python3.10/site-packages/accelerate/utils/__init__.py)", "requirement-conflict"),
 ]
 
 # (look-alike text, a cause it must not put first)
@@ -165,6 +179,44 @@ NOT_CLAIMED = [
     # Qt's platform plugin missing a system library: not opencv's Qt
     ('qt.qpa.plugin: Could not load the Qt platform plugin "xcb" in "/usr/lib/x86_64-linux-gnu/qt5/plugins" '
      "even though it was found.\nlibxcb-xinerama.so.0: cannot open shared object file", "dll-version-conflict"),
+    # the fresh-eyes review's look-alikes
+    ("Ubuntu 22.04, Celeron J1900\nRuntimeError: This version of jaxlib was built using AVX instructions, which "
+     "your CPU and/or operating system do not support.\nThis error is frequently encountered on macOS when running "
+     "an x86 Python installation on ARM hardware.", "wrong-architecture"),
+    ("docker buildx build --platform linux/amd64,linux/arm64 .\nThe TensorFlow library was compiled to use AVX "
+     "instructions, but these aren't available on your machine. (Xeon X5650 host)", "wrong-architecture"),
+    ("Mac Pro 2010 (Westmere Xeon), macOS 10.13\nThe TensorFlow library was compiled to use AVX instructions, but "
+     "these aren't available on your machine.", "wrong-architecture"),
+    ("I run python.exe train.py on another machine and get RuntimeError: CUDA error: out of memory",
+     "missing-vc-runtime"),
+    ("The PyInstaller exe works on another computer but here: ModuleNotFoundError: No module named "
+     "'sklearn.neighbors._typedefs'", "missing-vc-runtime"),
+    ("qt.qpa.xcb: could not connect to display\nqt.qpa.plugin: Could not load the Qt platform plugin \"xcb\" in "
+     "\"/venv/lib/python3.10/site-packages/cv2/qt/plugins\" even though it was found.", "dll-version-conflict"),
+    ('  File "/usr/lib/python3.10/site-packages/foo/__init__.py", line 3, in <module>\n'
+     "ImportError: No module named torch_geometric", "interpreter-mismatch"),
+    ("ImportError: cannot import name 'load_dataset' from 'datasets' (/home/u/proj/datasets/__init__.py)",
+     "requirement-conflict"),
+    ("from huggingface_hub import split_torch_state_dict_into_shards\nModuleNotFoundError: No module named 'torch'",
+     "requirement-conflict"),
+    ('  File "demo.py", line 9\n    foo(f"{a}" c)\n        ^^^^^^^^^\nSyntaxError: invalid syntax. Perhaps you '
+     "forgot a comma?", "unsupported-python"),
+    ('  File "/tmp/pip-install-abc/foo/setup.py", line 12\n    print "building"\n          ^\n'
+     "SyntaxError: invalid syntax", "interpreter-mismatch"),
+    ('  File "/home/u/.local/lib/python3.9/site-packages/oldpkg/core.py", line 12\n    print "x"\n          ^\n'
+     "SyntaxError: invalid syntax", "pythonpath-pollution"),
+    ("docker run -it \\\n  --gpus all \\\n  myimage\nNo GPU detected", "gpu-build-without-gpu"),
+    ("OSError: [Errno 8] Exec format error: '/home/u/run_model.sh'", "wrong-architecture"),
+    ("Raspberry Pi Zero-2 W: Illegal instruction (core dumped)", "cpu-instructions-unsupported"),
+    ("System.EntryPointNotFoundException: Unable to find an entry point named 'SetThreadDescription' in DLL "
+     "'kernel32.dll'.", "symbol-mismatch"),
+    # a PyInstaller 3/4 bundle's frames: relative to the bundle, no shadowing
+    ('  File "PyInstaller\\loader\\pyimod03_importers.py", line 389, in load_module\n'
+     '  File "torch\\__init__.py", line 81, in <module>\nOSError: [WinError 126] The specified module could not '
+     "be found.", "shadowed-module"),
+    # Qt's thread warning in a PySide6 app without OpenCV
+    ("QObject::moveToThread: Current thread (0x55d1c0a0) is not the object's thread (0x55d1c3f0).\n"
+     "PySide6 6.6.1, my own widgets", "dll-version-conflict"),
 ]
 
 HEALTHY = [
