@@ -128,6 +128,18 @@ CASES = [
     # a name missing from an installed package, its path wrapped onto the next line
     ("ImportError: cannot import name 'is_npu_available' from 'accelerate.utils' \n"
      "(/opt/conda/lib/python3.10/site-packages/accelerate/utils/__init__.py)", "requirement-conflict"),
+    # torch._six gone: a satellite written for an older torch
+    ("from timm.models.layers import helpers\nImportError: cannot import name 'container_abcs' from 'torch._six'",
+     "companion-mismatch"),
+    # Lightning older than torch 2.0's LRScheduler
+    ("MisconfigurationException: The provided lr scheduler `StepLR` doesn't follow PyTorch's LRScheduler API.",
+     "companion-mismatch"),
+    # Poetry's resolver
+    ("SolverProblemError\nBecause transformers (4.30.0) depends on tokenizers (>=0.11.1,<0.14) and my-app "
+     "depends on tokenizers (0.15.0), version solving failed.", "requirement-conflict"),
+    # cuDNN of another release than the build's
+    ("E tensorflow/stream_executor/cuda/cuda_dnn.cc:359] Loaded runtime CuDNN library: 8.0.5 but source was "
+     "compiled with: 8.1.0.", "cuda-toolkit-mismatch"),
 ]
 
 # (look-alike text, a cause it must not put first)
