@@ -236,3 +236,15 @@ HEALTHY = [
     "tch 0.18.1 with PyTorch 2.5.1: cargo build finished, the example runs",
     "docker run --gpus all nvcr.io/nvidia/pytorch:24.05-py3 nvidia-smi lists the RTX 4090",
 ]
+
+
+def test_typographic_quotes_and_spaces_read_as_plain() -> None:
+    """A message pasted through a forum or a word processor (curly quotes, no-break spaces)
+    is recognised as its plain form is, on the same line."""
+    from dldoctor.explainer import diagnose_text
+
+    plain = "Loading the model\nImportError: No module named 'numpy.core._multiarray_umath'\n"
+    typographic = "Loading the\u00a0model\nImportError: No module named \u2018numpy.core._multiarray_umath\u2019\n"
+    a, b = diagnose_text(plain, words=False).shown, diagnose_text(typographic, words=False).shown
+    assert a and a[0].slug == "numpy-abi-mismatch" and [c.slug for c in a] == [c.slug for c in b]
+    assert [h.line for h in a[0].hits] == [h.line for h in b[0].hits] == [2]

@@ -28,6 +28,16 @@ __all__ = [
     "load_signatures",
 ]
 
+#: typographic quotes and spaces that forums, chat apps and word processors put into a pasted
+#: error, read as the plain characters every message is written with: one table, one character
+#: for one character (lines and positions stay where they were), instead of every pattern
+#: spelling ‘’ and “” beside ' and "
+PLAIN = str.maketrans({
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
+    "\u00a0": " ", "\u2007": " ", "\u202f": " ", "\u3000": " ",
+})
+
 FALLBACK_NOTE = (
     "no rule fits this text well: these are the usual causes of this kind of failure, or the causes "
     "of confirmed reports that share its words, with low confidence. To tell them apart, run "
@@ -48,6 +58,7 @@ def diagnose_text(
 ) -> ExplainReport:
     """Match, weigh and package one text; the value both renderers and the API use
     (``words``: add word evidence, :mod:`dldoctor.explainer.words`)."""
+    text = text.translate(PLAIN)
     sigs = sigs or load_signatures()
     facts = facts or Facts()
     notes = list(notes)
