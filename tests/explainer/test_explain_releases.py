@@ -135,3 +135,16 @@ def test_torch_15s_mkl_clash_is_weighed_with_the_machines_release_only_beside_it
     cudnn = "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory"
     load = diagnose_text(cudnn, facts=Facts(os="linux", torch_version="1.5.0"), words=False)
     assert _conf(load, "known-bad-release") == 0.0
+
+
+def test_a_release_that_breaks_beside_another_package_counts_when_the_machine_has_it() -> None:
+    """torch 2.3.0 breaks torchdata (its DILL_AVAILABLE mark): the machine's own 2.3.0 raises
+    that regression, another torch on the machine lowers it (the table's entry is `with`
+    torchdata, which listed_release leaves out for the machine's release alone)."""
+    text = ("  File \"/venv/lib/python3.11/site-packages/torchdata/datapipes/iter/util/cacheholder.py\", line 24\n"
+            "    from torch.utils.data.datapipes.utils.common import _check_unpickable_fn, DILL_AVAILABLE\n"
+            "ImportError: cannot import name 'DILL_AVAILABLE' from 'torch.utils.data.datapipes.utils.common'")
+    same = diagnose_text(text, facts=facts_from_mapping({"os": "linux", "torch_version": "2.3.0"}), words=False)
+    other = diagnose_text(text, facts=facts_from_mapping({"os": "linux", "torch_version": "2.2.2"}), words=False)
+    assert same.shown[0].slug == "known-bad-release"
+    assert all(c.slug != "known-bad-release" for c in other.shown[:1])

@@ -112,6 +112,11 @@ def _contains(spec: str, versions: Iterable[str]) -> Optional[bool]:
     return False if seen else None
 
 
+def in_release(spec: str, version: str) -> bool:
+    """Whether ``version`` ("2.3.0+cu121": its local part ignored) is in ``spec``."""
+    return _contains(spec, [version.split("+", 1)[0]]) is True
+
+
 def _marks_seen(text: str, entries: Tuple[Mapping[str, Any], ...], prep: Optional[Prepared]) -> Set[str]:
     marks = {m: len(m) for e in entries for m in e["marks"]}
     return {m for m, spans in anchor_windows(text, marks, prep).items() if len(spans)}

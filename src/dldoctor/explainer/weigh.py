@@ -123,6 +123,14 @@ def _other_package(hit: Hit) -> bool:
     return any(m.group(1) != "torch" for _, value in hit.subject for m in _PACKAGE_IN_PATH.finditer(value))
 
 
+def _hit_entries(hit: Hit) -> Tuple[Mapping[str, Any], ...]:
+    """The release-table entries of torch a release hit names ("torch ==2.3.0" in its subject)."""
+    from dldoctor.conditions.releases import known_bad_releases
+
+    named = {v.split(" ", 1)[1] for k, v in hit.subject if k == "version" and " " in v}
+    return tuple(e for e in known_bad_releases() if e["dist"] == "torch" and e["specifier"] in named)
+
+
 LISTED_FACTOR = 2.2  # the machine has a release the table lists for its platform
 UNLISTED_FACTOR = 0.2  # the machine's torch is not a listed release
 
@@ -136,7 +144,7 @@ def _apply_releases(cand: Candidate, facts: Facts, load_failed: bool = False) ->
     strong as the text naming the release (``RELEASE``): it combines with the text's weight
     (noisy-or), so a weak textual lead (a generic "Error loading ... or one of its
     dependencies") is not left below the mechanism only because the text's weight was small."""
-    from dldoctor.explainer.releases import RELEASE, SLUG, listed_release
+    from dldoctor.explainer.releases import RELEASE, SLUG, in_release, listed_release
 
     if cand.slug != SLUG or not facts.torch_version:
         return cand
@@ -145,6 +153,12 @@ def _apply_releases(cand: Candidate, facts: Facts, load_failed: bool = False) ->
     # the entry whose kind of failure the text shows: a failed load, or a run that went wrong
     entry = listed_release("torch", facts.torch_version, facts.os, load=load_failed)
     entry = entry or listed_release("torch", facts.torch_version, facts.os)
+    if entry is None:
+        # an entry that breaks only beside another package (torch 2.3.0 with torchdata) is left out of
+        # listed_release; the text's own hit for it, on a machine with that very release, counts as listed
+        entry = next((e for h in cand.hits if h.signature == "release-torch" for e in _hit_entries(h)
+                      if in_release(e["specifier"], facts.torch_version)
+                      and (facts.os is None or facts.os in e["platforms"])), None)
     if entry is not None:
         reason = f"{facts.torch_version}: listed in the release table ({entry['symptom']}; {entry['source']})"
         conf = cand.confidence * LISTED_FACTOR
