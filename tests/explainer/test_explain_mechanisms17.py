@@ -41,6 +41,15 @@ CASES = [
     ("npm ERR! Error: Unsupported system: cpu-win32-ia32", "wrong-architecture"),
     # nnU-Net's workers
     ("RuntimeError: One or more background workers are no longer alive. Exiting.", "dataloader-worker-crash"),
+    # the fresh-eyes review's variants
+    ("error: Failed to build `pyaudio==0.2.14`\n  Caused by: Build backend failed to build wheel",
+     "extension-build-env"),
+    ("ERROR: isaacsim-4.5.0.0-cp310-none-manylinux_2_34_x86_64.manylinux_2_35_x86_64.whl is not a supported "
+     "wheel on this platform.\nUbuntu 22.04, python 3.10.12", "glibcxx-too-old"),
+    ("GeForce RTX 5080 with CUDA capability sm_120 is not compatible with the current\n        PyTorch "
+     "installation.", "gpu-arch-unsupported"),
+    ("sudo -H pip3 install -r requirements.txt\nsudo python3 app.py\nModuleNotFoundError: No module named 'flask'",
+     "interpreter-mismatch"),
 ]
 
 # (look-alike text, a cause it must not put first)
@@ -51,6 +60,9 @@ NOT_CLAIMED = [
     # manylinux2014 is glibc 2.17: the Python tag is what is refused
     ("ERROR: foo-1.0-cp39-cp39-manylinux2014_x86_64.whl is not a supported wheel on this platform.",
      "glibcxx-too-old"),
+    # a manylinux_2_28 wheel whose Python tag is not the Python shown
+    ("ERROR: foo-1.0-cp312-cp312-manylinux_2_28_x86_64.whl is not a supported wheel on this platform.\n"
+     "Python 3.10.12", "glibcxx-too-old"),
     # a local torch.py: the attribute a shadowing file lacks
     ("AttributeError: module 'torch' has no attribute 'cuda'", "companion-mismatch"),
     # the user's own module
@@ -58,8 +70,32 @@ NOT_CLAIMED = [
     # a resolver conflict whose dependency has no release here: the Python or platform
     ("The conflict is caused by:\n    ddddocr 1.1.0 depends on onnxruntime\nERROR: Could not find a version that "
      "satisfies the requirement onnxruntime (from versions: none)", "requirement-conflict"),
+    # the fresh-eyes review's look-alikes
+    ("AttributeError: module 'torch' has no attribute 'randn' (consider renaming '/home/u/proj/torch.py' if it "
+     "has the same name as a library you intended to import)", "companion-mismatch"),
+    ("AttributeError: module 'torch._C' has no attribute '_cuda_setDevice'", "companion-mismatch"),
+    ("  Failed building wheel for pycocotools\n  Running setup.py install for pycocotools ... done\n"
+     "Successfully installed pycocotools-2.0\nRuntimeError: CUDA out of memory", "extension-build-env"),
+    ("Ignored the following versions that require a different python version: 1.25.0 Requires-Python >=3.9\n"
+     "ERROR: Could not find a version that satisfies the requirement numpy==1.25.0 (from versions: 1.19.0, "
+     "1.24.4)\nThe conflict is caused by:\n    The user requested numpy==1.25.0", "requirement-conflict"),
+    ("RuntimeError: One or more background workers are no longer alive.\nException in background worker 3:\n"
+     "ValueError: could not broadcast input array from shape (3,128) into shape (3,64)", "dataloader-worker-crash"),
 ]
 
 HEALTHY = [
     "Building wheel for pyworld (pyproject.toml) ... done",
 ]
+
+
+def test_sudo_is_read_up_to_the_users_next_command() -> None:
+    """sudo's run ends where the user types the next command: a module missing after
+    `source venv/bin/activate` is not root's Python."""
+    from dldoctor.explainer.match import find_hits
+    from dldoctor.explainer.signatures import load_signatures
+
+    later = ("sudo bash install_deps.sh\nsource venv/bin/activate\npython demo.py\n"
+             "ModuleNotFoundError: No module named 'cv2'")
+    same = "sudo python3 demo.py\nTraceback (most recent call last):\nModuleNotFoundError: No module named 'cv2'"
+    assert "sudo-run-module-missing" not in find_hits(later, load_signatures())
+    assert "sudo-run-module-missing" in find_hits(same, load_signatures())

@@ -167,7 +167,7 @@ def release_hits(text: str, platform: Optional[str], prep: Optional[Prepared] = 
         words = f"release table: {entry['dist']} {entry['specifier']} on {'/'.join(entry['platforms'])}: " \
             f"{entry['symptom']}; works: {entry['good']} ({entry['source']})"
         out.append((Hit(f"release-{entry['dist']}", line, words,
-                        (("version", f"{entry['dist']} {entry['specifier']}"),)), weight))
+                        (("version", f"{entry['dist']} {entry['specifier']}"), ("source", entry["source"]))), weight))
     return out
 
 

@@ -124,11 +124,11 @@ def _other_package(hit: Hit) -> bool:
 
 
 def _hit_entries(hit: Hit) -> Tuple[Mapping[str, Any], ...]:
-    """The release-table entries of torch a release hit names ("torch ==2.3.0" in its subject)."""
+    """The release-table entry of torch a release hit came from (its source, in the hit's subject)."""
     from dldoctor.conditions.releases import known_bad_releases
 
-    named = {v.split(" ", 1)[1] for k, v in hit.subject if k == "version" and " " in v}
-    return tuple(e for e in known_bad_releases() if e["dist"] == "torch" and e["specifier"] in named)
+    sources = {v for k, v in hit.subject if k == "source"}
+    return tuple(e for e in known_bad_releases() if e["dist"] == "torch" and e["source"] in sources)
 
 
 LISTED_FACTOR = 2.2  # the machine has a release the table lists for its platform
@@ -150,15 +150,14 @@ def _apply_releases(cand: Candidate, facts: Facts, load_failed: bool = False) ->
         return cand
     if any(_other_package(h) for h in cand.hits):
         return cand  # another package's regression (a file missing from xformers): torch's release says nothing
-    # the entry whose kind of failure the text shows: a failed load, or a run that went wrong
-    entry = listed_release("torch", facts.torch_version, facts.os, load=load_failed)
+    # first the entry the text itself pointed at, when the machine has that very release (it may be
+    # one that breaks only beside another package, torch 2.3.0 with torchdata, which listed_release
+    # leaves out); then the entry whose kind of failure the text shows: a failed load, or a wrong run
+    entry = next((e for h in cand.hits if h.signature == "release-torch" for e in _hit_entries(h)
+                  if in_release(e["specifier"], facts.torch_version)
+                  and (facts.os is None or facts.os in e["platforms"])), None)
+    entry = entry or listed_release("torch", facts.torch_version, facts.os, load=load_failed)
     entry = entry or listed_release("torch", facts.torch_version, facts.os)
-    if entry is None:
-        # an entry that breaks only beside another package (torch 2.3.0 with torchdata) is left out of
-        # listed_release; the text's own hit for it, on a machine with that very release, counts as listed
-        entry = next((e for h in cand.hits if h.signature == "release-torch" for e in _hit_entries(h)
-                      if in_release(e["specifier"], facts.torch_version)
-                      and (facts.os is None or facts.os in e["platforms"])), None)
     if entry is not None:
         reason = f"{facts.torch_version}: listed in the release table ({entry['symptom']}; {entry['source']})"
         conf = cand.confidence * LISTED_FACTOR
