@@ -50,6 +50,15 @@ CASES = [
      "installation.", "gpu-arch-unsupported"),
     ("sudo -H pip3 install -r requirements.txt\nsudo python3 app.py\nModuleNotFoundError: No module named 'flask'",
      "interpreter-mismatch"),
+    # moviepy 2.0 without moviepy.editor
+    ("from moviepy.editor import VideoFileClip\nModuleNotFoundError: No module named 'moviepy.editor'",
+     "requirement-conflict"),
+    # PyAV 14's pict_type under torchvision's writer
+    ("torchvision/io/video.py:158: in write_video\n    frame.pict_type = \"NONE\"\n"
+     "av/video/frame.pyx:193: in av.video.frame.VideoFrame.pict_type.__set__\nE   TypeError: an integer is required",
+     "requirement-conflict"),
+    # cv2 without its contrib modules
+    ("AttributeError: module 'cv2' has no attribute 'xfeatures2d'", "duplicate-install"),
 ]
 
 # (look-alike text, a cause it must not put first)
@@ -81,6 +90,11 @@ NOT_CLAIMED = [
      "1.24.4)\nThe conflict is caused by:\n    The user requested numpy==1.25.0", "requirement-conflict"),
     ("RuntimeError: One or more background workers are no longer alive.\nException in background worker 3:\n"
      "ValueError: could not broadcast input array from shape (3,128) into shape (3,64)", "dataloader-worker-crash"),
+    # a cv2 attribute every build has, misspelt
+    ("AttributeError: module 'cv2' has no attribute 'imshow_'", "duplicate-install"),
+    # moviepy imported fine, another module missing
+    ("from moviepy import VideoFileClip\nModuleNotFoundError: No module named 'imageio_ffmpeg'",
+     "requirement-conflict"),
 ]
 
 HEALTHY = [

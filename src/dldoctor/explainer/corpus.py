@@ -17,7 +17,8 @@ new split is no function of the old one. Generation 1 (the first 166 held-out ca
 generation 2 (38), generation 3 (55), generation 4 (73), generation 5 (72), generation 6 (115),
 generation 7 (120), generation 8 (117), generation 9 (52), generation 10 (119), generation 11
 (107) and generation 12 (136; each measured once at the end of the session that collected it)
-were used up and joined train; generation 13 is being collected.
+were used up and joined train; generation 13 is being collected (its first 18 held-out cases came
+in at the end of the twelfth session, unread).
 """
 
 from __future__ import annotations
