@@ -112,11 +112,6 @@ def _contains(spec: str, versions: Iterable[str]) -> Optional[bool]:
     return False if seen else None
 
 
-def in_release(spec: str, version: str) -> bool:
-    """Whether ``version`` ("2.3.0+cu121": its local part ignored) is in ``spec``."""
-    return _contains(spec, [version.split("+", 1)[0]]) is True
-
-
 def _marks_seen(text: str, entries: Tuple[Mapping[str, Any], ...], prep: Optional[Prepared]) -> Set[str]:
     marks = {m: len(m) for e in entries for m in e["marks"]}
     return {m for m, spans in anchor_windows(text, marks, prep).items() if len(spans)}
@@ -181,8 +176,22 @@ def listed_release(
     are left out: the machine's release alone does not say that one is installed, and only the
     text's mark can show that regression."""
     for entry in known_bad_releases():
-        fits = dist in dists_of(entry) and (platform is None or platform in entry["platforms"])
-        fits = fits and not entry.get("with") and (load is None or entry["load"] == load)
-        if fits and _contains(entry["specifier"], [version.split("+", 1)[0]]):
+        if _has(entry, dist, version, platform) and not entry.get("with") and (load is None or entry["load"] == load):
             return entry
     return None
+
+
+def _has(entry: Mapping[str, Any], dist: str, version: str, platform: Optional[str]) -> bool:
+    """The machine's ``dist`` ``version`` ("2.3.0+cu121": local part ignored) on ``platform`` is
+    a release ``entry`` lists."""
+    return (dist in dists_of(entry) and (platform is None or platform in entry["platforms"])
+            and _contains(entry["specifier"], [version.split("+", 1)[0]]) is True)
+
+
+def hit_release(hit: Hit, version: str, platform: Optional[str]) -> Optional[Mapping[str, Any]]:
+    """The table entry a release hit (:func:`release_hits`) came from, if the machine's
+    ``version`` on ``platform`` is that very release: the entry is named by its source, so one
+    that breaks only beside another package (torch 2.3.0 with torchdata) counts too."""
+    dist = hit.signature[len("release-"):]
+    sources = {value for key, value in hit.subject if key == "source"}
+    return next((e for e in known_bad_releases() if e["source"] in sources and _has(e, dist, version, platform)), None)

@@ -123,14 +123,6 @@ def _other_package(hit: Hit) -> bool:
     return any(m.group(1) != "torch" for _, value in hit.subject for m in _PACKAGE_IN_PATH.finditer(value))
 
 
-def _hit_entries(hit: Hit) -> Tuple[Mapping[str, Any], ...]:
-    """The release-table entry of torch a release hit came from (its source, in the hit's subject)."""
-    from dldoctor.conditions.releases import known_bad_releases
-
-    sources = {v for k, v in hit.subject if k == "source"}
-    return tuple(e for e in known_bad_releases() if e["dist"] == "torch" and e["source"] in sources)
-
-
 LISTED_FACTOR = 2.2  # the machine has a release the table lists for its platform
 UNLISTED_FACTOR = 0.2  # the machine's torch is not a listed release
 
@@ -144,7 +136,7 @@ def _apply_releases(cand: Candidate, facts: Facts, load_failed: bool = False) ->
     strong as the text naming the release (``RELEASE``): it combines with the text's weight
     (noisy-or), so a weak textual lead (a generic "Error loading ... or one of its
     dependencies") is not left below the mechanism only because the text's weight was small."""
-    from dldoctor.explainer.releases import RELEASE, SLUG, in_release, listed_release
+    from dldoctor.explainer.releases import RELEASE, SLUG, hit_release, listed_release
 
     if cand.slug != SLUG or not facts.torch_version:
         return cand
@@ -153,9 +145,8 @@ def _apply_releases(cand: Candidate, facts: Facts, load_failed: bool = False) ->
     # first the entry the text itself pointed at, when the machine has that very release (it may be
     # one that breaks only beside another package, torch 2.3.0 with torchdata, which listed_release
     # leaves out); then the entry whose kind of failure the text shows: a failed load, or a wrong run
-    entry = next((e for h in cand.hits if h.signature == "release-torch" for e in _hit_entries(h)
-                  if in_release(e["specifier"], facts.torch_version)
-                  and (facts.os is None or facts.os in e["platforms"])), None)
+    entry = next(filter(None, (hit_release(h, facts.torch_version, facts.os)
+                               for h in cand.hits if h.signature == "release-torch")), None)
     entry = entry or listed_release("torch", facts.torch_version, facts.os, load=load_failed)
     entry = entry or listed_release("torch", facts.torch_version, facts.os)
     if entry is not None:
