@@ -78,6 +78,22 @@ def test_anchors_searched_in_shorter_anchors_windows_find_the_same_hits(monkeypa
     assert [match.find_hits(t, sigs) for t in texts] == derived
 
 
+def test_the_chunk_vocabulary_rules_out_no_hit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Asking the chunk's words first (one question per anchor for the whole chunk) finds the
+    same hits as asking each block alone: it only rules out anchors no block can hold."""
+    from dldoctor.explainer import match
+    from dldoctor.explainer.corpus import load_corpus
+    from dldoctor.explainer.signatures import load_signatures
+
+    corpus = Path(__file__).resolve().parent.parent / "data" / "explain"
+    texts = [c.text for c in load_corpus(corpus, ("train",))][::7] + [_log(3_000)]
+    sigs = load_signatures()
+    with_chunk = [match.find_hits(t, sigs) for t in texts]
+    assert any(with_chunk) and len(_log(3_000)) > 3 * match.BLOCK  # several blocks in one chunk
+    monkeypatch.setattr(match.Prepared, "chunk_vocabulary", lambda self, c0: None)
+    assert [match.find_hits(t, sigs) for t in texts] == with_chunk
+
+
 def _log(lines: int) -> str:
     """A long log: corpus reports among repeated progress lines, as CI logs look."""
     from dldoctor.explainer.corpus import load_corpus

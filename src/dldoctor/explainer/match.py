@@ -107,6 +107,7 @@ class Prepared:
         self.text = text
         self._low: Tuple[int, str] = (-1, "")
         self._vocab: Dict[int, Optional[bytes]] = {}
+        self._chunk_vocab: Dict[int, Optional[bytes]] = {}
 
     def folded(self, c0: int) -> str:
         """The text from ``c0`` (a chunk's start) to CHUNK + OVERLAP characters further,
@@ -127,6 +128,16 @@ class Prepared:
             words = b"\n".join(set(raw.split()))
             self._vocab[b0] = words if len(words) * 4 < len(raw) else None
         return self._vocab[b0]
+
+    def chunk_vocabulary(self, c0: int) -> Optional[bytes]:
+        """The words of every block of the chunk at ``c0`` together (None when a block has no
+        vocabulary): an anchor none of whose blocks can hold is ruled out with one question
+        for the chunk instead of one per block, and most anchors occur nowhere in a log."""
+        if c0 not in self._chunk_vocab:
+            parts = [self.vocabulary(b0) for b0 in range(c0, min(len(self.text), c0 + CHUNK), BLOCK)]
+            self._chunk_vocab[c0] = None if any(v is None for v in parts) else \
+                b"\n".join(set(b"\n".join(v for v in parts if v is not None).split(b"\n")))
+        return self._chunk_vocab[c0]
 
     def may_hold(self, anchor: str, b0: int) -> bool:
         """False only when no occurrence of ``anchor`` starts in the block at ``b0``."""
@@ -190,10 +201,12 @@ def _scan(prep: Prepared, reach: Dict[str, int]) -> Dict[str, array[int]]:
     for c0 in range(0, n, CHUNK):
         c1 = min(n, c0 + CHUNK)
         low = prep.folded(c0) if longest <= OVERLAP + 1 else fold(text[c0 : c1 + longest - 1])
+        words = prep.chunk_vocabulary(c0)
+        live = plan if words is None else [row for row in plan if not row[3] or all(p in words for p in row[3])]
         for b0 in range(c0, c1, BLOCK):
             b1 = min(c1, b0 + BLOCK)
             vocab = prep.vocabulary(b0)
-            for anchor, width, jump, pieces, spans in plan:
+            for anchor, width, jump, pieces, spans in live:
                 pos = resume[anchor]
                 if pos >= b1:
                     continue
