@@ -48,24 +48,24 @@ def test_corpus_has_localized_windows_messages() -> None:
 
 # The thresholds are a ratchet on what the rules were written on (train), measured with the
 # rules alone (word evidence is built from train, so on train it would answer in-sample): they
-# hold today's level (top-1 81.5%, top-3 87.7%, text only 80.2% over 2,426 cases: generations 1
-# to 12 of the held-out cases included) so no change can lower it.
-# (Generation 12's 136 held-out cases joined train at 58.8% / 67.6% by the rules when generation
-# 13 began: that lowered the level from 82.1 / 88.0 over 2,261 to 80.7 / 86.8; a seventeenth round
-# of rules written on them then raised it to 81.6 / 87.7, and generation 13's first 29 train cases
-# left it at 81.5 / 87.7.)
+# hold today's level (top-1 80.5%, top-3 86.5%, text only 79.3% over 2,727 cases: generations 1
+# to 13 of the held-out cases included) so no change can lower it.
+# (Generation 13's 162 held-out cases joined train at 56.2% / 62.3% by the rules when generation
+# 14 began: that lowered the level from 82.0 / 88.0 over 2,565 to 80.5 / 86.5. Before them, its
+# 168 train cases, with an eighteenth round of rules written on them, had taken it from 81.5 / 87.7
+# over 2,426 to 82.0 / 88.0.)
 # The issue's target (90% / 98% on reports never seen) is not reached yet. The frozen test
 # split is measured and reported (bench/explain_accuracy.py), never asserted: a red test
 # would be an invitation to read its misses.
 def test_top1_accuracy_with_machine_facts() -> None:
     top1, top3 = accuracy(evaluate(TRAIN, use_facts=True, words=False))
-    assert top1 >= 0.814
-    assert top3 >= 0.876
+    assert top1 >= 0.804
+    assert top3 >= 0.864
 
 
 def test_top1_accuracy_from_text_alone() -> None:
     top1, _ = accuracy(evaluate(TRAIN, use_facts=False, words=False))
-    assert top1 >= 0.801
+    assert top1 >= 0.792
 
 
 def test_known_misses_are_train_cases() -> None:
