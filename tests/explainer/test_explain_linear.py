@@ -86,7 +86,7 @@ def test_the_chunk_vocabulary_rules_out_no_hit(monkeypatch: pytest.MonkeyPatch) 
     from dldoctor.explainer.signatures import load_signatures
 
     corpus = Path(__file__).resolve().parent.parent / "data" / "explain"
-    texts = [c.text for c in load_corpus(corpus, ("train",))][::7] + [_log(3_000)]
+    texts = [*[c.text for c in load_corpus(corpus, ("train",))][::7], _log(3_000)]
     sigs = load_signatures()
     with_chunk = [match.find_hits(t, sigs) for t in texts]
     assert any(with_chunk) and len(_log(3_000)) > 3 * match.BLOCK  # several blocks in one chunk
