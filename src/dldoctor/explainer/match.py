@@ -134,9 +134,10 @@ class Prepared:
         vocabulary): an anchor none of whose blocks can hold is ruled out with one question
         for the chunk instead of one per block, and most anchors occur nowhere in a log."""
         if c0 not in self._chunk_vocab:
-            parts = [self.vocabulary(b0) for b0 in range(c0, min(len(self.text), c0 + CHUNK), BLOCK)]
-            self._chunk_vocab[c0] = None if any(v is None for v in parts) else \
-                b"\n".join(set(b"\n".join(v for v in parts if v is not None).split(b"\n")))
+            blocks = range(c0, min(len(self.text), c0 + CHUNK), BLOCK)
+            known = [v for v in map(self.vocabulary, blocks) if v is not None]
+            whole = len(known) == len(blocks)
+            self._chunk_vocab[c0] = b"\n".join(set(b"\n".join(known).split(b"\n"))) if whole else None
         return self._chunk_vocab[c0]
 
     def may_hold(self, anchor: str, b0: int) -> bool:
