@@ -25,9 +25,23 @@ def _conf(report: object, slug: str) -> float:
     ("torch                     2.9.0", "torch", "2.9.0"),
     ("Upgrading torch from a perfectly fine 2.2.2 to 2.3.0 breaks it", "torch", "2.3.0"),
     ("onnxruntime-gpu==1.15.0", "onnxruntime", "1.15.0"),
+    ("win10 64 bits / python 3.6 / itk 5.1.0", "itk", "5.1.0"),  # any distribution the table lists
+    ("pip install itk-elastix==0.14.1", "itk-elastix", "0.14.1"),
 ])
 def test_versions_are_read_from_how_people_write_them(text: str, dist: str, version: str) -> None:
     assert version in mentioned_versions(text).get(dist, set())
+
+
+def test_a_distribution_the_table_does_not_list_is_not_read() -> None:
+    assert "simpleitk" not in mentioned_versions("SimpleITK 2.0.2 and itk-elastix 0.14.1")
+    assert "itk" not in mentioned_versions("SimpleITK 2.0.2 and itk-elastix 0.14.1")
+    assert mentioned_versions("tensorflow==2.10.0") == {}
+
+
+def test_a_listed_release_of_another_distribution_with_a_failed_import_is_the_regression() -> None:
+    text = "win10 64 bits\npython 3.6\nitk 5.1.0\n    import _ITKPyBasePython\nImportError: DLL load failed:"
+    assert diagnose_text(text).candidates[0].slug == "known-bad-release"
+    assert diagnose_text(text.replace("5.1.0", "5.0.1")).candidates[0].slug != "known-bad-release"
 
 
 def test_the_release_and_its_mark_make_the_regression_the_first_cause() -> None:

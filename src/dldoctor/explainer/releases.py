@@ -28,10 +28,8 @@ BOTH = 0.85  # the text names the release and its mark
 RELEASE = 0.6  # the release, in a text that shows a failed import or load
 MARK = 0.3  # the mark only (the text does not say which release), unless the entry says
 NAME_REACH = 120  # the longest "torch version: 2.3.0" / "upgrading torch from 2.2 to 2.3.0"
-#: names a text uses for a distribution -> the distribution
-ALIASES = {"pytorch": "torch", "torch": "torch", "onnxruntime": "onnxruntime", "onnx": "onnx", "numpy": "numpy",
-           "mkl": "mkl",
-           "paddlepaddle": "paddlepaddle", "tensorflow": "tensorflow"}
+#: names a text uses for a distribution other than the distribution's own ("PyTorch 2.3.0")
+NICKNAMES = {"pytorch": "torch"}
 _VERSION = r"v?(?P<version>\d{1,4}(?:\.\d{1,4}){1,3})(?!\d)"
 #: what follows a distribution's name when it gives the release: "==2.3.0" (or pip's "==="
 #: arbitrary equality, which tutorials and install guides paste), ": 2.3.0",
@@ -51,9 +49,21 @@ LOAD_FAILURE = re.compile(r"DLL load failed|\[WinError \d{1,5}\]|Error loading|I
                           r"cannot open shared object|Library not loaded|Could not find module", re.IGNORECASE)
 
 
+@lru_cache(maxsize=1)
+def aliases() -> Tuple[Tuple[str, str], ...]:
+    """(name a text uses, distribution) for every distribution the release table lists, its
+    variants and its nicknames: a new entry is read from texts without touching this module,
+    and a distribution no entry lists is never looked for (a version of it could rule
+    nothing in or out)."""
+    names = {name.lower(): entry["dist"] for entry in known_bad_releases() for name in dists_of(entry)}
+    names.update((nick, dist) for nick, dist in NICKNAMES.items() if dist in names.values())
+    return tuple(sorted(names.items()))
+
+
 def mentioned_versions(text: str, prep: Optional[Prepared] = None) -> Dict[str, Set[str]]:
     """distribution -> versions the text names for it ("torch==2.3.0", "PyTorch version: 2.3.0",
-    "torch 2.4.0" in `pip list`, "upgrading torch from 2.2.2 to 2.3.0").
+    "torch 2.4.0" in `pip list`, "upgrading torch from 2.2.2 to 2.3.0"), for the distributions
+    of the release table (:func:`aliases`).
 
     One anchored match right after each occurrence of a name (found with C-level search on
     the text lowered a chunk at a time), so the cost is linear in the text and in the names."""
@@ -63,7 +73,7 @@ def mentioned_versions(text: str, prep: Optional[Prepared] = None) -> Dict[str, 
         c1 = min(n, c0 + CHUNK)
         shared = prep is not None and prep.text is text
         low = prep.folded(c0) if prep is not None and shared else fold(text[c0 : c1 + NAME_REACH])
-        for name, dist in ALIASES.items():
+        for name, dist in aliases():
             if prep is not None and shared and not any(prep.may_hold(name, b) for b in range(c0, c1, BLOCK)):
                 continue  # every block's vocabulary rules the name out: no pass over the chunk
             at = low.find(name, 0, c1 - c0)
