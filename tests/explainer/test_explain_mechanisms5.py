@@ -88,9 +88,10 @@ CASES = [
     # .NET's words for LoadLibrary's error 126
     ("System.DllNotFoundException: Unable to load DLL 'onnxruntime' or one of its dependencies: "
      "The specified module could not be found. (Exception from HRESULT: 0x8007007E)", "missing-shared-library"),
-    # TensorFlow Probability's import-time check of TensorFlow's version
+    # TensorFlow Probability's import-time check of TensorFlow's version: a pair of one family
+    # (round 19: the confirmed reports of it are companion mismatches, none a requirement conflict)
     ("This version of TensorFlow Probability requires TensorFlow version >= 2.14; Detected an installation "
-     "of version 2.11.0. Please upgrade TensorFlow to proceed.", "requirement-conflict"),
+     "of version 2.11.0. Please upgrade TensorFlow to proceed.", "companion-mismatch"),
     # transformers' lazy import wraps a TensorFlow error
     ("RuntimeError: Failed to import transformers.models.bert.modeling_tf_bert because of the following error "
      "(look up to see its traceback):\nNo module named 'keras.engine'", "transitive-framework-import"),

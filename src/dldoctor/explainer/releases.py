@@ -40,13 +40,15 @@ _AFTER = re.compile(
     + r"|(?:-gpu|-cpu)?(?:\s{1,3}from\b[^\n]{0,60}?)?\s{1,3}to\s{1,3}" + _VERSION.replace("?P<version>", "?P<to>"),
     re.IGNORECASE,
 )
-#: a failed import or library load: the kind of failure the table's entries describe. A text
+#: a failed import or library load (or an import killed by an instruction the CPU lacks): the
+#: kind of failure the table's entries describe. A text
 #: that names a listed release is claimed only with such a failure (or a mark of the entry):
 #: "Torch not compiled with CUDA enabled" or a numpy error beside "torch 2.4.0" is no loading
 #: regression of 2.4.0, and a machine with a listed release that shows, say, an out-of-memory
 #: error is not claimed either
 LOAD_FAILURE = re.compile(r"DLL load failed|\[WinError \d{1,5}\]|Error loading|ImportError|undefined symbol|"
-                          r"cannot open shared object|Library not loaded|Could not find module", re.IGNORECASE)
+                          r"cannot open shared object|Library not loaded|Could not find module|Illegal instruction",
+                          re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)
