@@ -23,9 +23,18 @@ def test_unbounded_or_too_long_patterns_are_refused(pattern: str) -> None:
         pattern_reach(pattern)
 
 
-def test_reach_is_the_longest_match() -> None:
+def test_reach_is_the_longest_match_and_what_its_lookarounds_read() -> None:
     assert pattern_reach(r"abc\d{0,10}") == 13
-    assert max(s.reach for s in load_signatures().signatures) <= MAX_REACH
+    assert pattern_reach(r"(?<!x)abc(?![^\n]{0,20}tail)") == 1 + 3 + 24
+    assert max(s.reach for s in load_signatures().signatures) <= 2 * MAX_REACH
+
+
+def test_a_lookahead_past_the_match_sees_the_text_that_follows() -> None:
+    """The window around an anchor holds what a "not followed by" reads: terabytes asked of
+    the allocator are not a small page file, even though the match ends before the number."""
+    text = "x\n" * 500 + "DefaultCPUAllocator: not enough memory: you tried to allocate 3298534883328 bytes.\n"
+    assert "cpu-allocator-not-enough-memory" not in find_hits(text, load_signatures())
+    assert "cpu-allocator-not-enough-memory" in find_hits(text.replace("3298534883328", "58982400"), load_signatures())
 
 
 @pytest.mark.parametrize("text", ["İstanbul", "ﬁ ß İİİ x", "a" * 10])

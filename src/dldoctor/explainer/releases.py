@@ -30,7 +30,8 @@ MARK = 0.3  # the mark only (the text does not say which release), unless the en
 NAME_REACH = 120  # the longest "torch version: 2.3.0" / "upgrading torch from 2.2 to 2.3.0"
 #: names a text uses for a distribution other than the distribution's own ("PyTorch 2.3.0")
 NICKNAMES = {"pytorch": "torch"}
-_VERSION = r"v?(?P<version>\d{1,4}(?:\.\d{1,4}){1,3})(?!\d)"
+#: a release, with its pre- or post-release part ("5.1.0.post2" is not "5.1.0", the release it fixes)
+_VERSION = r"v?(?P<version>\d{1,4}(?:\.\d{1,4}){1,3}(?:\.?(?:post|dev|rc|a|b)\d{1,4})?)(?!\d)"
 #: what follows a distribution's name when it gives the release: "==2.3.0" (or pip's "==="
 #: arbitrary equality, which tutorials and install guides paste), ": 2.3.0",
 #: " version: 2.3.0", the columns of `pip list`, "-2.3.0-cp311" of a wheel, or the user's
@@ -40,15 +41,13 @@ _AFTER = re.compile(
     + r"|(?:-gpu|-cpu)?(?:\s{1,3}from\b[^\n]{0,60}?)?\s{1,3}to\s{1,3}" + _VERSION.replace("?P<version>", "?P<to>"),
     re.IGNORECASE,
 )
-#: a failed import or library load (or an import killed by an instruction the CPU lacks): the
-#: kind of failure the table's entries describe. A text
+#: a failed import or library load: the kind of failure the table's entries describe. A text
 #: that names a listed release is claimed only with such a failure (or a mark of the entry):
 #: "Torch not compiled with CUDA enabled" or a numpy error beside "torch 2.4.0" is no loading
 #: regression of 2.4.0, and a machine with a listed release that shows, say, an out-of-memory
 #: error is not claimed either
 LOAD_FAILURE = re.compile(r"DLL load failed|\[WinError \d{1,5}\]|Error loading|ImportError|undefined symbol|"
-                          r"cannot open shared object|Library not loaded|Could not find module|Illegal instruction",
-                          re.IGNORECASE)
+                          r"cannot open shared object|Library not loaded|Could not find module", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)

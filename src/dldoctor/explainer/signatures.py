@@ -54,25 +54,34 @@ class Signature:
     pattern: Pattern[str]
     causes: Tuple[Tuple[str, float], ...]
     unless: Tuple[str, ...] = ()
-    reach: int = MAX_REACH  # the longest text the pattern can match
+    reach: int = MAX_REACH  # the longest text the pattern can match, and the text its lookarounds read
     #: a named group (or the prefix of the names of alternative groups): the signature counts
     #: only when two of its matches name different values of it (two interpreters'
     #: site-packages in one report), compared without dots
     distinct: str = ""
 
 
-def _repeat_bounds(parsed: Any) -> Iterator[int]:
-    """The upper bound of every repeat in a parsed pattern, lookarounds included."""
+def _nodes(parsed: Any) -> Iterator[Tuple[Any, Any]]:
+    """Every (opcode, argument) of a parsed pattern, inside groups, branches and lookarounds."""
     for op, av in parsed:
-        if op in _REPEATS:
-            yield av[1]
+        yield op, av
         stack = [av]
         while stack:
             item = stack.pop()
             if isinstance(item, _sre.SubPattern):
-                yield from _repeat_bounds(item)
+                yield from _nodes(item)
             elif isinstance(item, (list, tuple)):
                 stack.extend(item)
+
+
+def _repeat_bounds(parsed: Any) -> Iterator[int]:
+    """The upper bound of every repeat in a parsed pattern, lookarounds included."""
+    return (av[1] for op, av in _nodes(parsed) if op in _REPEATS)
+
+
+def _lookaround_widths(parsed: Any) -> Iterator[int]:
+    """The longest text each lookahead or lookbehind in a parsed pattern can read."""
+    return (int(av[1].getwidth()[1]) for op, av in _nodes(parsed) if op in (_sre.ASSERT, _sre.ASSERT_NOT))
 
 
 def pattern_reach(pattern: str, flags: int = FLAGS) -> int:
@@ -84,10 +93,13 @@ def pattern_reach(pattern: str, flags: int = FLAGS) -> int:
             raise ValueError("has an unbounded repeat (*, + or {n,}): bound it, e.g. {0,400}")
         if bound > MAX_REPEAT:
             raise ValueError(f"has a repeat of up to {bound}, more than {MAX_REPEAT}")
-    reach = int(parsed.getwidth()[1])
-    if reach > MAX_REACH:
-        raise ValueError(f"can match {reach} characters, more than {MAX_REACH}")
-    return reach
+    width = int(parsed.getwidth()[1])
+    if width > MAX_REACH:
+        raise ValueError(f"can match {width} characters, more than {MAX_REACH}")
+    # a lookahead or lookbehind reads text it does not match: the window around an anchor must
+    # hold that too, or a lookahead past the match's end sees the window's edge, and "not
+    # followed by" holds where the text does go on (at most MAX_REACH more: still bounded)
+    return width + min(MAX_REACH, sum(_lookaround_widths(parsed)))
 
 
 @dataclass(frozen=True)
