@@ -91,6 +91,12 @@ def _pieces(anchor: str) -> Optional[Tuple[bytes, ...]]:
     return tuple(anchor.encode("utf-8", "surrogatepass").translate(_DIGITS).split())
 
 
+def _may_contain(vocab: Optional[bytes], pieces: Optional[Tuple[bytes, ...]]) -> bool:
+    """False only when ``vocab`` (a block's or a chunk's words; None: unknown) rules out every
+    occurrence of the anchor whose :func:`_pieces` these are."""
+    return vocab is None or not pieces or all(p in vocab for p in pieces)
+
+
 class Prepared:
     """One text, with what every anchor search over it shares: the lowered chunk of a text
     that fits one chunk (so the signatures, the fallbacks and the release table lower it
@@ -142,11 +148,11 @@ class Prepared:
 
     def may_hold(self, anchor: str, b0: int) -> bool:
         """False only when no occurrence of ``anchor`` starts in the block at ``b0``."""
-        pieces = _pieces(anchor)
-        if pieces is None:
-            return True
-        vocab = self.vocabulary(b0)
-        return vocab is None or all(p in vocab for p in pieces)
+        return _may_contain(self.vocabulary(b0), _pieces(anchor))
+
+    def chunk_may_hold(self, anchor: str, c0: int) -> bool:
+        """False only when no block of the chunk at ``c0`` can hold ``anchor``."""
+        return _may_contain(self.chunk_vocabulary(c0), _pieces(anchor))
 
 
 @lru_cache(maxsize=16)
@@ -203,7 +209,7 @@ def _scan(prep: Prepared, reach: Dict[str, int]) -> Dict[str, array[int]]:
         c1 = min(n, c0 + CHUNK)
         low = prep.folded(c0) if longest <= OVERLAP + 1 else fold(text[c0 : c1 + longest - 1])
         words = prep.chunk_vocabulary(c0)
-        live = plan if words is None else [row for row in plan if not row[3] or all(p in words for p in row[3])]
+        live = [row for row in plan if _may_contain(words, row[3])]
         for b0 in range(c0, c1, BLOCK):
             b1 = min(c1, b0 + BLOCK)
             vocab = prep.vocabulary(b0)

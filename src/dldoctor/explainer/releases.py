@@ -21,7 +21,7 @@ from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 from dldoctor.conditions.releases import dists_of, known_bad_releases
-from dldoctor.explainer.match import BLOCK, CHUNK, Hit, Prepared, anchor_windows, fold
+from dldoctor.explainer.match import CHUNK, Hit, Prepared, anchor_windows, fold
 
 SLUG = "known-bad-release"
 BOTH = 0.85  # the text names the release and its mark
@@ -75,8 +75,8 @@ def mentioned_versions(text: str, prep: Optional[Prepared] = None) -> Dict[str, 
         shared = prep is not None and prep.text is text
         low = prep.folded(c0) if prep is not None and shared else fold(text[c0 : c1 + NAME_REACH])
         for name, dist in aliases():
-            if prep is not None and shared and not any(prep.may_hold(name, b) for b in range(c0, c1, BLOCK)):
-                continue  # every block's vocabulary rules the name out: no pass over the chunk
+            if prep is not None and shared and not prep.chunk_may_hold(name, c0):
+                continue  # the chunk's vocabulary rules the name out: no pass over the chunk
             at = low.find(name, 0, c1 - c0)
             while at >= 0:
                 pos = c0 + at
