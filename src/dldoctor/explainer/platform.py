@@ -10,7 +10,7 @@ from typing import Optional
 
 _STRONG = (
     ("windows", re.compile(r"\[WinError \d{1,6}\]|\bDLL load failed|\.dll\b|\.pyd\b")),
-    ("macos", re.compile(r"\.dylib\b|\bdyld\b|-darwin\.so\b")),
+    ("macos", re.compile(r"\.dylib\b|\bdyld\b|-darwin\.so\b|no suitable image found|Library not loaded: ")),
     ("linux", re.compile(r"\.so(?:\.\d{1,6}){0,6}:|-linux-gnu\.so\b|\bGLIBC(?:XX)?_\d")),
 )
 WEAK = (
@@ -18,6 +18,27 @@ WEAK = (
     ("macos", re.compile(r"/Users/|/Library/Frameworks/")),
     ("linux", re.compile(r"/home/|/usr/(?:local/)?lib|/opt/conda")),
 )
+
+
+#: how people name an OS ("Windows 10 64bit", "Ubuntu 20.04", "macOS Ventura", "WSL2") -> its family
+_FAMILIES = (
+    ("windows", re.compile(r"\bwin(?:dows|\d{1,2}|32|64)?\b", re.IGNORECASE)),
+    ("macos", re.compile(r"\bmac\s?os|\bos\s?x\b|\bdarwin\b|\bmac\b", re.IGNORECASE)),
+    ("linux", re.compile(r"linux|ubuntu|debian|cent\s?os|fedora|red\s?hat|rhel|\barch\b|manjaro|\bsuse|"
+                         r"\bwsl|raspbian|mint\b|rocky|alma|alpine|gentoo|\bl4t\b|jetpack", re.IGNORECASE)),
+)
+
+
+def os_family(name: Optional[str]) -> Optional[str]:
+    """``windows``, ``linux`` or ``macos`` for the way a person or a snapshot names an OS; None
+    when the name says none of them. Evidence rules and the "text from another OS" test compare
+    families: "windows 10 64bit" is Windows."""
+    if not name:
+        return None
+    for family, pattern in _FAMILIES:
+        if pattern.search(name):
+            return family
+    return None
 
 
 def text_platform(text: str) -> Optional[str]:

@@ -47,7 +47,8 @@ _AFTER = re.compile(
 #: regression of 2.4.0, and a machine with a listed release that shows, say, an out-of-memory
 #: error is not claimed either
 LOAD_FAILURE = re.compile(r"DLL load failed|\[WinError \d{1,5}\]|Error loading|ImportError|undefined symbol|"
-                          r"cannot open shared object|Library not loaded|Could not find module", re.IGNORECASE)
+                          r"cannot open shared object|Library not loaded|Could not find module|"
+                          r"incompatible architecture|no suitable image found", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)

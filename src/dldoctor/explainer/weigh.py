@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from dldoctor.explainer.match import Candidate, Hit, rank
+from dldoctor.explainer.platform import os_family
 from dldoctor.explainer.signatures import EvidenceRule, SignatureSet
 from dldoctor.model import CheckResult
 from dldoctor.snapshot.model import Framework
@@ -59,8 +60,11 @@ def _text(value: Any) -> Optional[str]:
 
 
 def facts_from_mapping(raw: Mapping[str, Any]) -> Facts:
-    """Facts from a flat mapping (corpus cases, tests): unknown keys are ignored."""
-    return Facts(**{f.name: _text(raw.get(f.name)) for f in fields(Facts)})
+    """Facts from a flat mapping (corpus cases, tests): unknown keys are ignored; the OS as its
+    family ("Windows 10 64bit" is windows), the only form the evidence rules compare."""
+    values = {f.name: _text(raw.get(f.name)) for f in fields(Facts)}
+    values["os"] = os_family(values["os"])
+    return Facts(**values)
 
 
 def _torch_cuda(fw: Any) -> Optional[str]:
