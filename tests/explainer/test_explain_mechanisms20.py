@@ -307,3 +307,34 @@ CASES += [
     # the line conda list prints for the CPU package, as the signature's comment cites it
     ("_pytorch_select           0.1                       cpu_0", "cpu-only-build"),
 ]
+
+CASES += [
+    # the user's sentence that installing fails on a named Python
+    ("pip install open3d does not resolve when using a python 3.12 environment", "unsupported-python"),
+    ("Installation failed using python 3.13 pip on Windows 11", "unsupported-python"),
+    # a package that imports in conda's base environment only
+    ("I can import tensorflow in the conda base environment, but not in the environment I created for the course",
+     "interpreter-mismatch"),
+]
+
+NOT_CLAIMED += [
+    # an install that went well on a named Python, and base named without a failure
+    ("Successfully installed on python 3.11; the installer creates the venv without error", "unsupported-python"),
+    ("I work in the conda base environment and training runs fine", "interpreter-mismatch"),
+]
+
+CASES += [
+    # a build that says which instructions it needs and the CPU lacks
+    ("This program was compiled for SSE42 which is not supported on your system", "cpu-instructions-unsupported"),
+    ("llama.cpp tried to run an AVX2 instruction on an AVX-only CPU and crashed", "cpu-instructions-unsupported"),
+]
+
+NOT_CLAIMED += [
+    # a build named for its instructions, running where they exist
+    ("This binary was compiled for AVX2; your CPU supports AVX2 and FMA", "cpu-instructions-unsupported"),
+]
+
+CASES += [
+    # torch's message retold
+    ("When I run it I get: torch was not compiled with CUDA support", "cpu-only-build"),
+]
