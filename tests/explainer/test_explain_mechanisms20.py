@@ -318,8 +318,7 @@ CASES += [
 ]
 
 NOT_CLAIMED += [
-    # an install that went well on a named Python, and base named without a failure
-    ("Successfully installed on python 3.11; the installer creates the venv without error", "unsupported-python"),
+    # base named without a failure
     ("I work in the conda base environment and training runs fine", "interpreter-mismatch"),
 ]
 
@@ -338,3 +337,52 @@ CASES += [
     # torch's message retold
     ("When I run it I get: torch was not compiled with CUDA support", "cpu-only-build"),
 ]
+
+CASES += [
+    # the user's words that two packages cannot share one process
+    ("Conflict between open3d and torch imports: importing open3d first segfaults", "import-order-conflict"),
+    ("TensorFlow 2.12 won't let pytorch import, it hangs if tensorflow is imported first", "import-order-conflict"),
+]
+
+NOT_CLAIMED += [
+    # a git conflict, and a user who may not import
+    ("CONFLICT (content): Merge conflict in requirements.txt", "import-order-conflict"),
+    ("Windows won't let me import torch, it says access denied", "import-order-conflict"),
+]
+
+CASES += [
+    # an architecture named as absent from a build
+    ("The aarch64 wheels do not include sm_87, so the first kernel launch fails on Jetson Orin",
+     "gpu-arch-unsupported"),
+]
+
+NOT_CLAIMED += [
+    # an architecture named as present
+    ("Built with TORCH_CUDA_ARCH_LIST including sm_87 and sm_90; all kernels load", "gpu-arch-unsupported"),
+]
+
+NOT_CLAIMED += [
+    # the second review's look-alikes
+    ("The model works well in base mode but fails in large mode; env is the same", "interpreter-mismatch"),
+    ("llama.cpp compiled for AVX2 (AVX512 not supported on this runner, skipped)", "cpu-instructions-unsupported"),
+    ("compiling without sm_90 since the toolkit is 11.7", "gpu-arch-unsupported"),
+    ("my torch was not compiled with cuda 12.1 but with 11.8", "cpu-only-build"),
+]
+
+CASES += [
+    # the Windows dialog as pasted, blank lines and all, and PyTorch's message retold
+    ("Runtime Error!\n\nProgram: C:\\Anaconda\\python.exe\n\nR6034\n\nAn application has made an attempt to load "
+     "the C runtime\nlibrary incorrectly.", "path-pollution"),
+    ("I get the error that PyTorch is not compiled with CUDA support", "cpu-only-build"),
+    ("This binary was compiled to use FMA which is not supported on your system", "cpu-instructions-unsupported"),
+]
+
+
+def test_an_install_failure_on_a_named_python_is_a_lead_only() -> None:
+    """The user's words that an install fails on Python 3.x point at an unsupported Python, but an
+    SSL error or a full disk says the same words: the sentence alone stays a lead (at most 0.35)."""
+    from dldoctor.explainer import diagnose_text
+
+    for text in ("pip install torch failed: No space left on device (python 3.11)",
+                 "pip install torch fails with SSL error: CERTIFICATE_VERIFY_FAILED on python 3.10"):
+        assert all(c.confidence <= 0.35 for c in diagnose_text(text, words=False).candidates)
