@@ -48,12 +48,12 @@ def test_corpus_has_localized_windows_messages() -> None:
 
 # The thresholds are a ratchet on what the rules were written on (train), measured with the
 # rules alone (word evidence is built from train, so on train it would answer in-sample): they
-# hold today's level (top-1 79.9%, top-3 86.2%, text only 78.8% over 3,136 cases: generations 1
-# to 14 of the held-out cases included) so no change can lower it.
-# (Generation 14's 181 held-out cases joined train at 69.6% / 78.5% by the rules when generation
-# 15 began: that lowered the level from 80.6 / 86.6 over 2,955 to 79.9 / 86.2. Before them, its
-# 228 train cases, with a nineteenth round of rules written on them, had taken it from 80.5 / 86.5
-# over 2,727 to 80.6 / 86.6; the start-of-session rules scored 78.3 / 84.5 on those 2,955.)
+# hold today's level (top-1 79.9%, top-3 86.2%, text only 78.9% over 3,455 cases: generations 1
+# to 15 of the held-out cases included) so no change can lower it.
+# (Generation 15's 157 held-out cases joined train at 61.1% / 67.5% by the rules when generation
+# 16 began: that lowered the level from 80.8 / 87.1 over 3,298 to 79.9 / 86.2. Before them, its
+# 162 train cases, with a twentieth round of rules written on them, had taken it from 79.9 / 86.2
+# over 3,136 to 80.8 / 87.1; the start-of-session rules scored 78.3 / 84.5 on those 3,298.)
 # The issue's target (90% / 98% on reports never seen) is not reached yet. The frozen test
 # split is measured and reported (bench/explain_accuracy.py), never asserted: a red test
 # would be an invitation to read its misses.
@@ -65,7 +65,7 @@ def test_top1_accuracy_with_machine_facts() -> None:
 
 def test_top1_accuracy_from_text_alone() -> None:
     top1, _ = accuracy(evaluate(TRAIN, use_facts=False, words=False))
-    assert top1 >= 0.787
+    assert top1 >= 0.789
 
 
 def test_known_misses_are_train_cases() -> None:

@@ -386,3 +386,17 @@ def test_an_install_failure_on_a_named_python_is_a_lead_only() -> None:
     for text in ("pip install torch failed: No space left on device (python 3.11)",
                  "pip install torch fails with SSL error: CERTIFICATE_VERIFY_FAILED on python 3.10"):
         assert all(c.confidence <= 0.35 for c in diagnose_text(text, words=False).candidates)
+
+
+def test_the_platform_search_starting_at_its_first_hint_finds_every_form() -> None:
+    """text_platform starts each OS's pattern at the first of the literals its matches begin with
+    (a long log costs a substring search, not a regex scan): a hint that does not complete a match
+    ("x.dlls") must not hide a later one, and each form is found on its own."""
+    from dldoctor.explainer.platform import text_platform
+
+    assert text_platform("copied x.dlls to the folder\nOSError: [WinError 126] c10.dll") == "windows"
+    assert text_platform("[WinError 5] Access is denied") == "windows"
+    assert text_platform("_C.cpython-38-x86_64-linux-gnu.so is there") == "linux"
+    assert text_platform("version `GLIBC_2.28' not found") == "linux"
+    assert text_platform("a .so file and a .dll file, no error") == "windows"
+    assert text_platform("nothing about libraries") is None

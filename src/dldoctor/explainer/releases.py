@@ -141,7 +141,7 @@ def release_matches(
     entries = known_bad_releases()
     versions = mentioned_versions(text, prep) if versions is None else versions
     marks = _marks_seen(text, entries, prep)
-    failed = LOAD_FAILURE.search(text) is not None
+    failed: Optional[bool] = None  # searched only when a listed release needs it: a long log costs ms
     out: List[Tuple[Mapping[str, Any], float, str]] = []
     for entry in entries:
         if platform is not None and platform not in entry["platforms"]:
@@ -155,12 +155,16 @@ def release_matches(
             continue  # it breaks only beside another package: only its own mark shows that
         if listed and marked:
             out.append((entry, BOTH, f"{entry['dist']} {entry['specifier']} and {marked[0]}"))
-        elif listed and failed and entry["load"]:
+        elif listed and entry["load"] and (failed if failed is not None else (failed := _failed(text))):
             out.append((entry, RELEASE, f"{entry['dist']} {entry['specifier']}"))
         elif marked:  # each mark is a separate clue (a library, a path shape): noisy-or
             alone = float(entry.get("alone", MARK))
             out.append((entry, round(1.0 - (1.0 - alone) ** len(marked), 4), marked[0]))
     return out
+
+
+def _failed(text: str) -> bool:
+    return LOAD_FAILURE.search(text) is not None
 
 
 def release_hits(text: str, platform: Optional[str], prep: Optional[Prepared] = None) -> List[Tuple[Hit, float]]:
