@@ -400,3 +400,19 @@ def test_the_platform_search_starting_at_its_first_hint_finds_every_form() -> No
     assert text_platform("version `GLIBC_2.28' not found") == "linux"
     assert text_platform("a .so file and a .dll file, no error") == "windows"
     assert text_platform("nothing about libraries") is None
+
+CASES += [
+    # written on generation 15's used-up held-out cases: the api set in other words, the JVM's
+    # words for a DLL of the other bitness, a spaCy pipeline's config named by path
+    ("This program can't start because api-ms-win-core-path-l1-1-1.dll is missing", "unsupported-python"),
+    ("Win7运行报错，缺少api-ms-win-core-path-l1-1-0.dll", "unsupported-python"),
+    ("java.lang.UnsatisfiedLinkError: C:\\libs\\tilengine.dll: Can't load IA 32-bit .dll on a AMD 64-bit platform",
+     "wrong-architecture"),
+    ("OSError: Could not read config.cfg from /home/u/.local/lib/python3.9/site-packages/en_core_web_sm/"
+     "en_core_web_sm-2.2.5/config.cfg", "companion-mismatch"),
+]
+
+NOT_CLAIMED += [
+    # a config of the user's own that cannot be read
+    ("OSError: Could not read config.cfg from /home/u/project/configs/config.cfg", "companion-mismatch"),
+]
