@@ -155,16 +155,15 @@ def release_matches(
             continue  # it breaks only beside another package: only its own mark shows that
         if listed and marked:
             out.append((entry, BOTH, f"{entry['dist']} {entry['specifier']} and {marked[0]}"))
-        elif listed and entry["load"] and (failed if failed is not None else (failed := _failed(text))):
-            out.append((entry, RELEASE, f"{entry['dist']} {entry['specifier']}"))
+        elif listed and entry["load"]:
+            if failed is None:
+                failed = LOAD_FAILURE.search(text) is not None
+            if failed:
+                out.append((entry, RELEASE, f"{entry['dist']} {entry['specifier']}"))
         elif marked:  # each mark is a separate clue (a library, a path shape): noisy-or
             alone = float(entry.get("alone", MARK))
             out.append((entry, round(1.0 - (1.0 - alone) ** len(marked), 4), marked[0]))
     return out
-
-
-def _failed(text: str) -> bool:
-    return LOAD_FAILURE.search(text) is not None
 
 
 def release_hits(text: str, platform: Optional[str], prep: Optional[Prepared] = None) -> List[Tuple[Hit, float]]:
