@@ -28,7 +28,7 @@ from typing import Callable, List, Optional, Tuple
 from dldoctor.explainer import diagnose_text
 from dldoctor.explainer.corpus import load_corpus
 from dldoctor.explainer.match import match_text
-from dldoctor.explainer.signatures import load_signatures
+from dldoctor.explainer.signatures import load_signatures, without_first_chars
 from dldoctor.render.text import render_explain
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "explain"
@@ -136,7 +136,8 @@ def main() -> int:
         with tempfile.TemporaryDirectory() as tmp:
             log = Path(tmp, "log.txt")
             log.write_text(text, encoding="utf-8")
-            eres = [e for e in (to_ere(s.pattern.pattern) for s in sigs.signatures) if e and grep_accepts(e)]
+            written = (without_first_chars(s.pattern.pattern) for s in sigs.signatures)
+            eres = [e for e in map(to_ere, written) if e and grep_accepts(e)]
             Path(tmp, "ere").write_text("\n".join(eres) + "\n", encoding="utf-8")
             anchors = sorted({a for s in sigs.signatures for a in s.anchors})
             Path(tmp, "fixed").write_text("\n".join(anchors) + "\n", encoding="utf-8")

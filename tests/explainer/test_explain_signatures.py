@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 from typing import Any, Callable, Dict, List
 
@@ -12,7 +13,13 @@ from dldoctor import conditions
 from dldoctor.conditions import DataError
 from dldoctor.explainer import diagnose_text
 from dldoctor.explainer.corpus import load_corpus
-from dldoctor.explainer.signatures import load_signatures, parse_signatures
+from dldoctor.explainer.signatures import (
+    FLAGS,
+    load_signatures,
+    parse_signatures,
+    with_first_chars,
+    without_first_chars,
+)
 from dldoctor.model import Condition
 
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "explain"
@@ -129,3 +136,41 @@ def test_broken_documents_are_rejected(name: str) -> None:
     mutate(doc)
     with pytest.raises(DataError, match=message.replace("(", r"\(").replace(")", r"\)")):
         parse_signatures(doc, SLUGS)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [
+        # a branch of phrases behind \b: the lookahead lists their first letters, folded
+        (r"\b(?:don't have|Without|--cpu)\b", r"(?=[\-dw])(?:\b(?:don't have|Without|--cpu)\b)"),
+        # a lookbehind is zero-width: the class is taken from what follows it
+        (r"(?<![\w.])[Ab]x", r"(?=[ab])(?:(?<![\w.])[Ab]x)"),
+        # an optional start widens the set with what may come next
+        (r"(?:lib)?(?:cudnn|nvrtc)", r"(?=[cln])(?:(?:lib)?(?:cudnn|nvrtc))"),
+        # one literal: left as it is (re tests it as cheaply as a class)
+        (r"libcudnn\.so", r"libcudnn\.so"),
+        # any character, a negated class, \w or a class of more than MAX_FIRST_CHARS: left as it is
+        (r".{0,3}abc", r".{0,3}abc"),
+        (r"[^x]abc|d", r"[^x]abc|d"),
+        (r"\w{1,3}abc|d", r"\w{1,3}abc|d"),
+        (r"[a-z]bc|1", r"[a-z]bc|1"),
+        # a pattern that can match the empty text: left as it is
+        (r"a?|b?", r"a?|b?"),
+    ],
+)
+def test_first_char_lookahead(pattern: str, expected: str) -> None:
+    assert with_first_chars(pattern) == expected
+    assert without_first_chars(expected) == pattern
+
+
+def test_first_char_lookahead_changes_no_match() -> None:
+    """The lookahead the loader puts in front of a pattern only skips positions where the
+    pattern could not match: every signature finds the same spans with and without it, on
+    the corpus and the examples."""
+    texts = _texts()
+    changed = [s for s in load_signatures().signatures if s.pattern.pattern.startswith("(?=[")]
+    assert len(changed) > 100  # the loader does apply it
+    for sig in changed:
+        plain = re.compile(without_first_chars(sig.pattern.pattern), FLAGS)
+        for text in texts:
+            assert [m.span() for m in sig.pattern.finditer(text)] == [m.span() for m in plain.finditer(text)], sig.id
