@@ -17,6 +17,9 @@ CASES = [
      "the lzma module. Your installed Python is incomplete.", "missing-shared-library"),
     ("  File \"/srv/app/build/env/lib/python2.7/site-packages/tarfile_ext.py\", line 4\n"
      "ImportError: No module named bz2", "missing-shared-library"),
+    ("  File \"/usr/lib/python3.12/ctypes/__init__.py\", line 8, in <module>\n"
+     "    from _ctypes import Union, Structure\nModuleNotFoundError: No module named '_ctypes'",
+     "missing-shared-library"),
     # a package that ships wheels, built from source: no wheel fits this Python
     ("Collecting tokenizers<0.14,>=0.11.1\n  Building wheel for tokenizers (pyproject.toml) ... error\n"
      "  error: can't find Rust compiler\nERROR: Failed building wheel for tokenizers", "unsupported-python"),
@@ -62,6 +65,7 @@ CASES = [
      "No such file or directory", "missing-shared-library"),
     # a missing header in the user's locale
     ("src/ext.c:12:10: fatal error: GL/glew.h: 没有那个文件或目录\ncompilation terminated.", "extension-build-env"),
+    ("src/ext.c:12:10: 致命错误：GL/glew.h：没有那个文件或目录\n编译中断。", "extension-build-env"),
     # onnxruntime's API gone after its two packages were swapped
     ("    sess = ort.InferenceSession(path, providers=providers)\nAttributeError: module 'onnxruntime' has no "
      "attribute 'InferenceSession'", "duplicate-install"),
@@ -94,6 +98,27 @@ CASES = [
     # torch's driver warning wrapped by a terminal
     ("UserWarning: CUDA initialization: The NVIDIA driver on your\nsystem is too old (found version 11040).",
      "driver-too-old"),
+    # a standard-library module removed in the Python that runs the code
+    ("The 'imp' module is removed in Python 3.12, so the plugin loader crashes on start", "unsupported-python"),
+    # TFLite meets an operator of a newer converter
+    ("java.lang.IllegalArgumentException: Internal error: Cannot create interpreter: Op builtin_code out of "
+     "range: 150. Are you using old TFLite binary with newer model?", "companion-mismatch"),
+    # a spaCy pipeline for another spaCy release
+    ("UserWarning: [W095] Model 'en_core_web_sm' (3.4.1) was trained with spaCy v3.4 and may not be 100% "
+     "compatible with the current version (3.7.2).", "companion-mismatch"),
+    # nvcc older than the GPU, quoted in a title
+    ("Unsupported gpu architecture 'compute_90' when building the extension", "cuda-toolkit-mismatch"),
+    # a release named before its missing wheels
+    ("2.4.0 missing wheels for macOS arm64 on PyPI", "known-bad-release"),
+    # a PJRT plugin for another jaxlib
+    ("RuntimeError: Unable to initialize backend 'METAL': INVALID_ARGUMENT: Mismatched PJRT plugin PJRT API "
+     "version (0.47) and framework PJRT API version 0.54)", "extension-abi-mismatch"),
+    # Visual Studio said absent in the other word order
+    ("Our plugin loads fine here, but on machines without Visual C++ installed it fails with error 126",
+     "missing-vc-runtime"),
+    # Poetry finds no file of the locked release for this interpreter
+    ("  - Installing onnxruntime (1.12.1): Failed\n\n  RuntimeError\n\n  Unable to find installation candidates "
+     "for onnxruntime (1.12.1)", "unsupported-python"),
     # ComfyUI's hint about the driver
     ("If you see this and ComfyUI did not start try updating your Nvidia Drivers to the latest version.\n"
      "RuntimeError: CUDA error: no CUDA-capable device is detected", "driver-too-old"),
@@ -118,7 +143,8 @@ NOT_CLAIMED = [
     # CMake's search for a library is a build's, not a binding's
     ("-- Could NOT find LibXml2 (missing: LIBXML2_LIBRARY LIBXML2_INCLUDE_DIR)", "missing-shared-library"),
     # a wheel named as present, and a release named without a missing wheel
-    ("Found existing wheel for 0.3.3 in the cache", "known-bad-release"),
+    ("Support for FlashAttention is missing from the 2.1 release", "known-bad-release"),
+    ("The cp312 wheel is missing for 3.12, pip builds from source", "known-bad-release"),
     ("Nothing is missing from the 2.1 release notes", "known-bad-release"),
     # an arm64 conda that finds its packages
     ("M1 Max, Miniforge: Solving environment: done\n  - https://conda.anaconda.org/conda-forge/osx-arm64",
@@ -129,6 +155,33 @@ NOT_CLAIMED = [
     # a user's own script that fails is not the Hub's model code
     ("  File \"/home/u/train.py\", line 3, in <module>\nAttributeError: 'str' object has no attribute 'shape'",
      "requirement-conflict"),
+    # a module removed from a package (not Python), and Python named as present
+    ("numpy.float was removed in NumPy 1.24; the code still uses it", "unsupported-python"),
+    # spaCy's own version printed, no pipeline named
+    ("spaCy version 3.7.2, location /opt/venv/lib/python3.11/site-packages/spacy", "companion-mismatch"),
+    # a download that failed is no build from source
+    ("error: Failed to fetch wheel: torch==2.2.0+cu121\n  Caused by: Failed to fetch: "
+     "`https://download.pytorch.org/whl/cu121/torch-2.2.0-cp311-cp311-linux_x86_64.whl`\n"
+     "  Caused by: operation timed out", "unsupported-python"),
+    ("  - Installing numpy (1.26.4): Failed\n\n  ConnectionError\n\n  "
+     "HTTPSConnectionPool(host='files.pythonhosted.org', port=443): Read timed out.", "unsupported-python"),
+    # an arm64 channel beside an osx-64 one, and a Mac that says it is no M1
+    ("https://conda.anaconda.org/conda-forge/osx-arm64/numpy-1.26.4.conda\n"
+     "https://conda.anaconda.org/conda-forge/osx-64/numpy-1.26.4.conda", "wrong-architecture"),
+    ("MacBook Pro 2019 (Intel i7, not an M1)\nPackagesNotFoundError: The following packages are not available from "
+     "current channels:\n  - https://repo.anaconda.com/pkgs/main/osx-64", "wrong-architecture"),
+    # a CUDA installer's note about Visual Studio, before a build that finds no compiler
+    ("CUDA installer: if Visual Studio is not installed, the Visual Studio Integration component is skipped\n"
+     "nvcc fatal : Cannot find compiler 'cl.exe' in PATH", "missing-vc-runtime"),
+    # a directory, a build's search, a fallback that works
+    ("Could not find library directory /usr/local/cuda/lib64 -- continuing", "missing-shared-library"),
+    ("-- Could not find libtorch, set Torch_DIR", "missing-shared-library"),
+    ("Failed to find libdevice.10.bc in the CUDA path; using the bundled copy", "missing-shared-library"),
+    # torch's own quantized operators, and an extension op named by torchvision
+    ("no fallback function is registered for schema quantized::linear_prepack", "extension-abi-mismatch"),
+    # a NotFoundError about a file whose name only contains _ops.so
+    ("NotFoundError: /data/my_ops.so.tfrecord missing", "extension-abi-mismatch"),
+    ("NotFoundError: libcudnn_ops.so.9: cannot open shared object file", "extension-abi-mismatch"),
     # a TensorFlow NotFoundError about data, not an op library
     ("tensorflow.python.framework.errors_impl.NotFoundError: /data/train.tfrecord; No such file or directory",
      "extension-abi-mismatch"),
@@ -139,8 +192,8 @@ HEALTHY = [
     "Successfully built tokenizers\nInstalling collected packages: tokenizers\n"
     "Successfully installed tokenizers-0.13.3",
     "Building wheel for numpy (pyproject.toml) ... done",
-    "faiss.StandardGpuResources() created; 2 GPUs visible",
-    "libGL: MESA-LOADER: loaded driver iris",
+    "Resolved 132 packages in 1.2s, no dependency conflicts found",
+    "All installed packages are compatible, no version conflicts",
 ]
 
 

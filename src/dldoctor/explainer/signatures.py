@@ -173,7 +173,10 @@ _FIRST_CHARS = re.compile(r"\(\?=\[(?:\\.|[^\\\]])*\]\)\(\?:(?P<pattern>.*)\)", 
 def without_first_chars(pattern: str) -> str:
     """The pattern as written in the signature file, without the loader's lookahead."""
     m = _FIRST_CHARS.fullmatch(pattern)
-    return m.group("pattern") if m else pattern
+    try:  # the inner text is the written pattern only if wrapping it gives this one back
+        return m.group("pattern") if m and with_first_chars(m.group("pattern")) == pattern else pattern
+    except re.error:  # "(?=[ab])(?:x)|(?:y)": the inner text is no pattern of its own
+        return pattern
 
 
 @dataclass(frozen=True)
@@ -290,7 +293,10 @@ def _parse_signature(raw: Any, slugs: Sequence[str], phrases: Mapping[str, Tuple
         reach = pattern_reach(pattern)
     except ValueError as exc:
         raise _fail(sid, f"pattern {exc}") from None
-    compiled = re.compile(with_first_chars(pattern), FLAGS)
+    try:
+        compiled = re.compile(with_first_chars(pattern), FLAGS)
+    except re.error:  # a pattern the wrapper cannot hold (global inline flags): keep it as written
+        pass
     causes = raw.get("causes")
     if not isinstance(causes, dict) or not causes:
         raise _fail(sid, "causes must be a non-empty table slug = weight")
