@@ -220,3 +220,14 @@ def test_torch_xla_built_for_another_torch_is_read_as_a_companion_too() -> None:
             "undefined symbol: _ZN2at4_ops10fill_Scalar4callERKNS_6TensorERKN3c106ScalarE")
     slugs = [c.slug for c in diagnose_text(text).shown]
     assert "companion-mismatch" in slugs[:2]
+
+
+def test_a_submodule_missing_from_an_installed_package_is_a_version_lead() -> None:
+    """The package imported, so it is installed; a release without the submodule is the lead,
+    both version readings above the fallback's "not installed here" reading."""
+    text = "    from cupy.cuda.cublas import sgemm\nModuleNotFoundError: No module named 'cupy.cuda.cublas'"
+    slugs = [c.slug for c in diagnose_text(text).shown]
+    assert slugs[:2] == ["requirement-conflict", "companion-mismatch"]
+    # a private submodule of a framework stays a broken or shadowed install
+    text = "ModuleNotFoundError: No module named 'torch._C'"
+    assert "requirement-conflict" not in [c.slug for c in diagnose_text(text).shown]
