@@ -48,25 +48,26 @@ def test_corpus_has_localized_windows_messages() -> None:
 
 # The thresholds are a ratchet on what the rules were written on (train), measured with the
 # rules alone (word evidence is built from train, so on train it would answer in-sample): they
-# hold today's level (top-1 79.5%, top-3 85.8%, text only 78.6% over 3,761 cases: generations 1
+# hold today's level (top-1 79.7%, top-3 85.9%, text only 78.8% over 3,761 cases: generations 1
 # to 16 of the held-out cases included) so no change can lower it.
 # (Generation 16's 134 held-out cases joined train at 57.5% / 64.9% by the rules when
 # generation 17 began: that lowered the level from 80.3 / 86.6 over 3,627 to 79.5 / 85.8.
 # Before them, its 172 train cases, collected in the seventeenth session, had scored 51.1% /
 # 61.2% with the rules of the session's start; a twenty-first round of rules written on them
-# took them to 76.7% / 81.4% and the whole split from 78.6 / 85.0 to 80.3 / 86.6.)
+# took them to 76.7% / 81.4% and the whole split from 78.6 / 85.0 to 80.3 / 86.6. A third
+# part, written on generation 16's used-up held-out cases, took the level from 79.5 / 85.8.)
 # The issue's target (90% / 98% on reports never seen) is not reached yet. The frozen test
 # split is measured and reported (bench/explain_accuracy.py), never asserted: a red test
 # would be an invitation to read its misses.
 def test_top1_accuracy_with_machine_facts() -> None:
     top1, top3 = accuracy(evaluate(TRAIN, use_facts=True, words=False))
-    assert top1 >= 0.794
-    assert top3 >= 0.857
+    assert top1 >= 0.796
+    assert top3 >= 0.858
 
 
 def test_top1_accuracy_from_text_alone() -> None:
     top1, _ = accuracy(evaluate(TRAIN, use_facts=False, words=False))
-    assert top1 >= 0.785
+    assert top1 >= 0.788
 
 
 def test_known_misses_are_train_cases() -> None:

@@ -119,6 +119,20 @@ CASES = [
     # Poetry finds no file of the locked release for this interpreter
     ("  - Installing onnxruntime (1.12.1): Failed\n\n  RuntimeError\n\n  Unable to find installation candidates "
      "for onnxruntime (1.12.1)", "unsupported-python"),
+    # round 21, third part (written on generation 16's used-up held-out cases)
+    # Polars' own CPU check
+    ("RuntimeWarning: Missing required CPU features.\nThe following required CPU features were not detected:\n"
+     "    avx, avx2, fma\nInstall the `polars-lts-cpu` package instead", "cpu-instructions-unsupported"),
+    # zsh's SIGILL on a PC, and on an Apple-silicon Mac
+    ("$ python bench.py\nzsh: illegal hardware instruction  python bench.py\n(Ubuntu 22.04, Core i5-3570)",
+     "cpu-instructions-unsupported"),
+    ("On my MacBook with an M2 chip:\n>>> import tensorflow\nzsh: illegal hardware instruction  python3",
+     "wrong-architecture"),
+    # Open3D's ML ops for another framework release
+    ("Exception: Version mismatch: Open3D needs PyTorch version 1.8.*, but version 2.0.1 is installed!",
+     "extension-abi-mismatch"),
+    # the module named missing in the user's words
+    ("When running the script I get that the _lzma module is missing (pyenv Python 3.10)", "missing-shared-library"),
     # ComfyUI's hint about the driver
     ("If you see this and ComfyUI did not start try updating your Nvidia Drivers to the latest version.\n"
      "RuntimeError: CUDA error: no CUDA-capable device is detected", "driver-too-old"),
@@ -182,6 +196,8 @@ NOT_CLAIMED = [
     # a NotFoundError about a file whose name only contains _ops.so
     ("NotFoundError: /data/my_ops.so.tfrecord missing", "extension-abi-mismatch"),
     ("NotFoundError: libcudnn_ops.so.9: cannot open shared object file", "extension-abi-mismatch"),
+    # Polars' check that found every feature, and an M1 named with no crash at all
+    ("polars CPU check: all required CPU features detected", "cpu-instructions-unsupported"),
     # a TensorFlow NotFoundError about data, not an op library
     ("tensorflow.python.framework.errors_impl.NotFoundError: /data/train.tfrecord; No such file or directory",
      "extension-abi-mismatch"),
