@@ -57,6 +57,8 @@ CASES = [
     ("    raise OSError(\"Could not find libspatialindex_c library file\")\nOSError: Could not find "
      "libspatialindex_c library file", "missing-shared-library"),
     ("ImportError: failed to find libmagic.  Check your installation", "missing-shared-library"),
+    ("OSError: Could not find libomp.dylib; are you using the system clang? brew install libomp",
+     "missing-shared-library"),
     ("OSError: cannot load library 'pango-1.0-0': error 0x7e.\nWeasyPrint could not import some external "
      "libraries. Please carefully follow the installation steps", "missing-shared-library"),
     # Mesa's loader: the driver file is not there, whatever its first line says
@@ -171,8 +173,8 @@ NOT_CLAIMED = [
      "requirement-conflict"),
     # a module removed from a package (not Python), and Python named as present
     ("numpy.float was removed in NumPy 1.24; the code still uses it", "unsupported-python"),
-    # spaCy's own version printed, no pipeline named
-    ("spaCy version 3.7.2, location /opt/venv/lib/python3.11/site-packages/spacy", "companion-mismatch"),
+    # a spaCy warning code named, no pipeline
+    ("[W031] is the warning spaCy prints for a pipeline of another release", "companion-mismatch"),
     # a download that failed is no build from source
     ("error: Failed to fetch wheel: torch==2.2.0+cu121\n  Caused by: Failed to fetch: "
      "`https://download.pytorch.org/whl/cu121/torch-2.2.0-cp311-cp311-linux_x86_64.whl`\n"
@@ -191,13 +193,26 @@ NOT_CLAIMED = [
     ("Could not find library directory /usr/local/cuda/lib64 -- continuing", "missing-shared-library"),
     ("-- Could not find libtorch, set Torch_DIR", "missing-shared-library"),
     ("Failed to find libdevice.10.bc in the CUDA path; using the bundled copy", "missing-shared-library"),
-    # torch's own quantized operators, and an extension op named by torchvision
+    # torch's own quantized operators
     ("no fallback function is registered for schema quantized::linear_prepack", "extension-abi-mismatch"),
     # a NotFoundError about a file whose name only contains _ops.so
     ("NotFoundError: /data/my_ops.so.tfrecord missing", "extension-abi-mismatch"),
     ("NotFoundError: libcudnn_ops.so.9: cannot open shared object file", "extension-abi-mismatch"),
-    # Polars' check that found every feature, and an M1 named with no crash at all
-    ("polars CPU check: all required CPU features detected", "cpu-instructions-unsupported"),
+    # Polars' check that found every feature
+    ("polars: all required CPU features were detected", "cpu-instructions-unsupported"),
+    # Python's own future removals, and a removal denied
+    ("DeprecationWarning: ast.Num is deprecated and will be removed in Python 3.14; use ast.Constant instead",
+     "unsupported-python"),
+    ("The imp module was not removed in Python 3.11, so that is not the problem", "unsupported-python"),
+    # a Python version is no release missing its wheels
+    ("Python 3.12 missing wheels, so pip builds numpy from source and fails", "known-bad-release"),
+    ("The wheel is missing for 3.12.1, pip builds from source", "known-bad-release"),
+    # a namespace package whose part is not installed
+    ("ModuleNotFoundError: No module named 'google.protobuf'", "requirement-conflict"),
+    # an Intel Mac said as such
+    ("Intel MacBook Pro, not on an M1\nzsh: illegal hardware instruction  python", "wrong-architecture"),
+    ("Intel MacBook (non-M1), Miniconda\nPackagesNotFoundError: The following packages are not available from "
+     "current channels:\n  - https://repo.anaconda.com/pkgs/main/osx-64", "wrong-architecture"),
     # a TensorFlow NotFoundError about data, not an op library
     ("tensorflow.python.framework.errors_impl.NotFoundError: /data/train.tfrecord; No such file or directory",
      "extension-abi-mismatch"),
@@ -210,6 +225,7 @@ HEALTHY = [
     "Building wheel for numpy (pyproject.toml) ... done",
     "Resolved 132 packages in 1.2s, no dependency conflicts found",
     "All installed packages are compatible, no version conflicts",
+    "Found 0 dependency conflicts",
 ]
 
 

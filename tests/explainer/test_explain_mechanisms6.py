@@ -68,7 +68,7 @@ NOT_CLAIMED = [
     ("Hint: Your machine support AVX, but the installed paddlepaddle doesn't have avx core. Hence, no-avx "
      "core with worse performance will be imported.", "cpu-instructions-unsupported"),
     # zsh's words on an Apple-silicon Mac: Rosetta, an x86_64 Python (the Mac named: zsh says the
-    # same on a PC without AVX, and the corpus's texts that name no Mac are that, 5 of 5)
+    # same on a PC without AVX, and the corpus's texts that name no Mac are that, 6 of 6)
     ("On my M1 MacBook: zsh: illegal hardware instruction  python -c 'import tensorflow'",
      "cpu-instructions-unsupported"),
     # another package's struct (not NumPy's)
