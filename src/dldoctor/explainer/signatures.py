@@ -87,7 +87,11 @@ def _lookaround_widths(parsed: Any) -> Iterator[int]:
 def pattern_reach(pattern: str, flags: int = FLAGS) -> int:
     """The longest text ``pattern`` can match; ValueError when that is not bounded tightly
     enough for linear matching (an unbounded repeat, or past MAX_REPEAT / MAX_REACH)."""
-    parsed = _sre.parse(pattern, flags)
+    return _reach(_sre.parse(pattern, flags))
+
+
+def _reach(parsed: Any) -> int:
+    """:func:`pattern_reach` of a parsed pattern (the loader parses each pattern once)."""
     for bound in _repeat_bounds(parsed):
         if bound >= _sre.MAXREPEAT:
             raise ValueError("has an unbounded repeat (*, + or {n,}): bound it, e.g. {0,400}")
@@ -160,7 +164,12 @@ def with_first_chars(pattern: str) -> str:
     the matching time of ``bench/bench_explain.py``. The lookahead is compiled with the same
     flags, so it folds case exactly as the literals it stands for; matches are unchanged
     (tests compare every signature with and without it on the whole corpus)."""
-    chars, nullable = _first(_sre.parse(pattern, FLAGS))
+    return _wrapped(pattern, _sre.parse(pattern, FLAGS))
+
+
+def _wrapped(pattern: str, parsed: Any) -> str:
+    """:func:`with_first_chars` of a pattern already parsed."""
+    chars, nullable = _first(parsed)
     folded = sorted({c.lower() for c in chars}) if chars and not nullable else []
     if not 2 <= len(folded) <= MAX_FIRST_CHARS:
         return pattern  # one literal: re already tests it as cheaply as a class would
@@ -285,18 +294,20 @@ def _parse_signature(raw: Any, slugs: Sequence[str], phrases: Mapping[str, Tuple
         raise _fail(sid, "anchor must be a non-empty lower-case string or list of them")
     if not isinstance(pattern, str) or not pattern:
         raise _fail(sid, "pattern must be a non-empty string")
+    # one parse serves the reach and the first characters, and one compile the matcher
     try:
-        compiled = re.compile(pattern, FLAGS)
-    except re.error as exc:
-        raise _fail(sid, f"pattern does not compile: {exc}") from None
+        parsed = _sre.parse(pattern, FLAGS)
+        compiled = re.compile(_wrapped(pattern, parsed), FLAGS)
+    except re.error:  # an invalid pattern, or one the wrapper cannot hold (global inline flags)
+        try:
+            compiled = re.compile(pattern, FLAGS)
+        except re.error as exc:
+            raise _fail(sid, f"pattern does not compile: {exc}") from None
+        parsed = _sre.parse(pattern, FLAGS)
     try:
-        reach = pattern_reach(pattern)
+        reach = _reach(parsed)
     except ValueError as exc:
         raise _fail(sid, f"pattern {exc}") from None
-    try:
-        compiled = re.compile(with_first_chars(pattern), FLAGS)
-    except re.error:  # a pattern the wrapper cannot hold (global inline flags): keep it as written
-        pass
     causes = raw.get("causes")
     if not isinstance(causes, dict) or not causes:
         raise _fail(sid, "causes must be a non-empty table slug = weight")
