@@ -1,0 +1,75 @@
+"""Mechanism-level rules, twenty-second round (issue 14, item 2): written on generation 17's train
+cases, each with a text of our own writing (not a corpus case) and a look-alike it must not
+claim."""
+
+from __future__ import annotations
+
+# (text, the cause the mechanism implies first)
+CASES = [
+    # a package's own import-time check, in Numba's older form (no "Got ...")
+    ("  File \"/opt/app/env/lib/python3.10/site-packages/numba/__init__.py\", line 42, in _ensure_critical_deps\n"
+     "    raise ImportError(\"Numba needs NumPy 1.24 or less\")\nImportError: Numba needs NumPy 1.24 or less",
+     "requirement-conflict"),
+    # setuptools' and pkg_resources' own version conflicts
+    ("Installed /usr/local/lib/python3.11/dist-packages/foo-1.0-py3.11.egg\n"
+     "error: librosa 0.9.2 is installed but librosa>=0.10.0 is required by {'audiokit'}", "requirement-conflict"),
+    ("pkg_resources.ContextualVersionConflict: (protobuf 3.20.3 (/srv/venv/lib/python3.9/site-packages), "
+     "Requirement.parse('protobuf>=4.21'), {'grpcio-tools'})", "requirement-conflict"),
+    # pyannote's misleading message after speechbrain 1.0 moved its pretrained module
+    ("ImportError: 'speechbrain' must be installed to use 'speechbrain/spkrec-ecapa-voxceleb' embeddings. "
+     "Visit https://speechbrain.github.io for installation instructions.", "requirement-conflict"),
+    # a plug-in's own check of the package it extends
+    ("[Nunchaku] ComfyUI-nunchaku 1.2.0 is not compatible with nunchaku 1.0.3, please update", "companion-mismatch"),
+    # pip's Python range, unquoted as a builder log writes it
+    ("ERROR: Package 'audiokit' requires a different Python: 3.9.18 not in >=3.10", "unsupported-python"),
+    # torchao's and AutoGPTQ's kernels for another torch
+    ("Skipping import of cpp extensions due to incompatible torch version 2.8.0+cu126 for torchao version 0.13.0",
+     "extension-abi-mismatch"),
+    ("WARNING - CUDA extension not installed.\nWARNING - exllama_kernels not installed.", "extension-abi-mismatch"),
+    # an API the scientific stack removed, imported by a package written before
+    ("    from gensim import models\nImportError: cannot import name 'triu' from 'scipy.linalg'",
+     "requirement-conflict"),
+    # NumPy 2's copy keyword and Keras 3's never-called layer, from packages written before them
+    ("    return labels, np.array(probs, copy=False)\nValueError: Unable to avoid copy while creating an array "
+     "as requested.", "numpy-abi-mismatch"),
+    ("    face_objs = DeepFace.extract_faces(img)\nValueError: The layer sequential_2 has never been called and "
+     "thus has no defined input.", "companion-mismatch"),
+    # mediapipe's graph protos with a protobuf 4 runtime
+    ('[libprotobuf ERROR] Error parsing text-format mediapipe.CalculatorGraphConfig: 38:7: '
+     'type "mediapipe.CalculatorOptions" has no field named "ext".', "requirement-conflict"),
+    # MeCab with no dictionary data
+    ("Failed initializing MeCab. Please see the README for possible solutions:\n"
+     "param.cpp(69) [ifs] no such file or directory: /srv/venv/lib/python3.11/site-packages/unidic/dicdir/mecabrc",
+     "missing-shared-library"),
+    # uv: no wheel for this CPU among the platforms it lists
+    ("  x No solution found when resolving dependencies:\n  `-> Because decord==0.6.0 has no wheels with a matching "
+     "platform tag (e.g., `manylinux_2_39_aarch64`) and you require decord==0.6.0, we can conclude that your "
+     "requirements are unsatisfiable.\n\n      hint: Wheels are available for `decord` (v0.6.0) on the following "
+     "platforms: `manylinux2010_x86_64`, `win_amd64`\n", "wrong-architecture"),
+]
+
+# (a look-alike, a cause it must not put first)
+NOT_CLAIMED = [
+    # a Python version in the package's own words is the Python's range, not another package's
+    ("This tool needs Python 3.10 or greater", "requirement-conflict"),
+    # a file format or a Python named as not compatible
+    ("model.gguf v3 is not compatible with python 3.8", "companion-mismatch"),
+    ("speechbrain must be installed", "requirement-conflict"),
+    # tf.keras 2's own message for a user's model: "input shape"
+    ("ValueError: Layer model_3 has never been called and thus has no defined input shape.", "companion-mismatch"),
+    # uv on an x86_64 machine: a Python or a glibc, not the CPU; and an ARM wheel in the list
+    ("Because torch==2.1.0 has no wheels with a matching platform tag (e.g., `manylinux_2_27_x86_64`) and you "
+     "require torch==2.1.0, we can conclude that your requirements are unsatisfiable.\n\n  hint: Wheels are "
+     "available for `torch` (v2.1.0) on the following platforms: `manylinux1_x86_64`, `win_amd64`",
+     "wrong-architecture"),
+    ("Because foo==1.0 has no wheels with a matching platform tag (e.g., `manylinux_2_39_aarch64`) and you require "
+     "foo==1.0, we can conclude that your requirements are unsatisfiable.\n\n  hint: Wheels are available for "
+     "`foo` (v1.0) on the following platforms: `manylinux_2_17_aarch64`, `win_amd64`", "wrong-architecture"),
+]
+
+# words of success: no answer
+HEALTHY = [
+    "Numba 0.60.0 with NumPy 2.0.2: all checks passed",
+    "Successfully installed speechbrain-1.0.2 pyannote.audio-3.3.2",
+    "Loaded torchao 0.13.0 cpp extensions for torch 2.8.0",
+]
