@@ -168,9 +168,15 @@ def test_first_char_lookahead_changes_no_match() -> None:
     pattern could not match: every signature finds the same spans with and without it, on
     the corpus and the examples."""
     texts = _texts()
+    lowered = [t.lower() for t in texts]
     changed = [s for s in load_signatures().signatures if s.pattern.pattern.startswith("(?=[")]
     assert len(changed) > 100  # the loader does apply it
     for sig in changed:
         plain = re.compile(without_first_chars(sig.pattern.pattern), FLAGS)
-        for text in texts:
+        # every text that holds one of its anchors (where matches are), and every eighth of the
+        # others (a lookahead that hid a match there would hide an anchorless match, which
+        # test_anchor_occurs_in_every_match looks for on all of them)
+        for i, text in enumerate(texts):
+            if i % 8 and not any(a in lowered[i] for a in sig.anchors):
+                continue
             assert [m.span() for m in sig.pattern.finditer(text)] == [m.span() for m in plain.finditer(text)], sig.id

@@ -177,7 +177,10 @@ def anchor_windows(text: str, reach: Dict[str, int], prep: Optional[Prepared] = 
     longer: Dict[str, int] = {}
     for anchor, base_list in holds.items():
         width = reach[anchor]
-        base = min(base_list, key=lambda b: len(out[b]))
+        base = base_list[0] if len(base_list) == 1 else min(base_list, key=lambda b: len(out[b]))
+        if not out[base]:  # the shorter anchor does not occur: neither does this one
+            out[anchor] = array("q")
+            continue
         if len(out[base]) > 2 * SPARSE:
             longer[anchor] = width
             continue
@@ -235,7 +238,10 @@ def _scan(prep: Prepared, reach: Dict[str, int]) -> Dict[str, array[int]]:
 
 def _spans(windows: Iterable[array[int]]) -> Iterator[Tuple[int, int]]:
     """Merged windows of several anchors, in text order."""
-    pairs = [zip(w[::2], w[1::2]) for w in windows]
+    pairs = [zip(w[::2], w[1::2]) for w in windows if w]
+    if len(pairs) == 1:  # one anchor's windows are merged and in order already
+        yield from pairs[0]
+        return
     merged: List[int] = []
     for lo, hi in heapq.merge(*pairs):
         if merged and lo <= merged[1]:
@@ -251,6 +257,8 @@ def _spans(windows: Iterable[array[int]]) -> Iterator[Tuple[int, int]]:
 def _matches(sig: Signature, text: str, windows: Dict[str, array[int]]) -> List[re.Match[str]]:
     if sig.distinct:
         return _distinct_matches(sig, text, windows)
+    if sig.anchors and not any(windows[a] for a in sig.anchors):
+        return []  # no anchor occurs: most signatures, for most texts
     found: List[re.Match[str]] = []
     last_end = -1
     # (the loader gives every signature an anchor; one without would scan the whole text)
@@ -294,15 +302,45 @@ def _lines_of(text: str, start: int, end: int) -> str:
     return "\n".join(ln[:MAX_LINE_CHARS] for ln in lines)
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """What a loaded signature set asks of every text, worked out once per set."""
+
+    reach: Dict[str, int]  # anchor -> the longest reach of the signatures it anchors
+    anchored: Dict[str, Tuple[int, ...]]  # anchor -> the signatures (positions) it anchors
+    unanchored: Tuple[int, ...]  # signatures with no anchor: tried on every text
+
+
+_PLANS: Dict[int, Tuple[SignatureSet, _Plan]] = {}
+
+
+def _plan_of(sigs: SignatureSet) -> _Plan:
+    """The set's plan, keyed by identity (the set is immutable and the cache keeps it alive)."""
+    got = _PLANS.get(id(sigs))
+    if got is not None and got[0] is sigs:
+        return got[1]
+    reach: Dict[str, int] = {}
+    anchored: Dict[str, List[int]] = {}
+    for i, sig in enumerate(sigs.signatures):
+        for anchor in sig.anchors:
+            reach[anchor] = max(reach.get(anchor, 0), sig.reach)
+            anchored.setdefault(anchor, []).append(i)
+    plan = _Plan(reach, {a: tuple(v) for a, v in anchored.items()},
+                 tuple(i for i, sig in enumerate(sigs.signatures) if not sig.anchors))
+    if len(_PLANS) >= 16:
+        _PLANS.clear()
+    _PLANS[id(sigs)] = (sigs, plan)
+    return plan
+
+
 def find_hits(text: str, sigs: SignatureSet, prep: Optional[Prepared] = None) -> Dict[str, List[Hit]]:
     """Every signature that matches ``text``, after ``unless`` suppression (``prep``: the
     text's :class:`Prepared`, when other searches of the same text share it)."""
-    reach: Dict[str, int] = {}
-    for sig in sigs.signatures:
-        for anchor in sig.anchors:
-            reach[anchor] = max(reach.get(anchor, 0), sig.reach)
-    windows = anchor_windows(text, reach, prep)
-    matched = {sig.id: _matches(sig, text, windows) for sig in sigs.signatures}
+    plan = _plan_of(sigs)
+    windows = anchor_windows(text, plan.reach, prep)
+    # only the signatures one of whose anchors occurs can match (most texts hold few anchors)
+    tried = sorted({i for a, w in windows.items() if w for i in plan.anchored[a]}.union(plan.unanchored))
+    matched = {sigs.signatures[i].id: _matches(sigs.signatures[i], text, windows) for i in tried}
     # line numbers: one pass over the text for all hits, in text order
     line_of: Dict[int, int] = {}
     line, pos = 1, 0
