@@ -46,6 +46,14 @@ CASES = [
      "platform tag (e.g., `manylinux_2_39_aarch64`) and you require decord==0.6.0, we can conclude that your "
      "requirements are unsatisfiable.\n\n      hint: Wheels are available for `decord` (v0.6.0) on the following "
      "platforms: `manylinux2010_x86_64`, `win_amd64`\n", "wrong-architecture"),
+    # NumPy 2's refusal, pasted cut after its first line
+    ("The first line of the command line is: A module that was compiled using NumPy 1.x cannot be run in.",
+     "numpy-abi-mismatch"),
+    # jax's removed config API, called by an older flax
+    ("    flax_filter_frames = define_bool_state(\nAttributeError: 'Config' object has no attribute "
+     "'define_bool_state'", "requirement-conflict"),
+    # the user's words: installed, and the IDE still fails
+    ("opencv-python is already installed but PyCharm still says No module named cv2", "interpreter-mismatch"),
 ]
 
 # (a look-alike, a cause it must not put first)
@@ -65,6 +73,9 @@ NOT_CLAIMED = [
     ("Because foo==1.0 has no wheels with a matching platform tag (e.g., `manylinux_2_39_aarch64`) and you require "
      "foo==1.0, we can conclude that your requirements are unsatisfiable.\n\n  hint: Wheels are available for "
      "`foo` (v1.0) on the following platforms: `manylinux_2_17_aarch64`, `win_amd64`", "wrong-architecture"),
+    # an IDE named in a sentence that is not about importing what was installed
+    ("I installed the new driver but Jupyter shows CUDA out of memory", "interpreter-mismatch"),
+    ("torch is installed but VS Code shows a warning about the Python extension", "interpreter-mismatch"),
 ]
 
 # words of success: no answer
