@@ -54,6 +54,10 @@ CASES = [
      "'define_bool_state'", "requirement-conflict"),
     # the user's words: installed, and the IDE still fails
     ("opencv-python is already installed but PyCharm still says No module named cv2", "interpreter-mismatch"),
+    # a build tool that is not on the PATH, in Windows' and bash's words
+    ("C:\\cmdstan> mingw32-make build\n'mingw32-make' is not recognized as an internal or external command,\n"
+     "operable program or batch file.", "extension-build-env"),
+    ("running build_ext\n/bin/bash: line 1: cargo: command not found", "extension-build-env"),
 ]
 
 # (a look-alike, a cause it must not put first)
@@ -76,6 +80,8 @@ NOT_CLAIMED = [
     # an IDE named in a sentence that is not about importing what was installed
     ("I installed the new driver but Jupyter shows CUDA out of memory", "interpreter-mismatch"),
     ("torch is installed but VS Code shows a warning about the Python extension", "interpreter-mismatch"),
+    # an app's own command that is not on the PATH: not a build tool
+    ("'mlagents-learn' is not recognized as an internal or external command", "extension-build-env"),
 ]
 
 # words of success: no answer
