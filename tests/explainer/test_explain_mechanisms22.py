@@ -58,6 +58,30 @@ CASES = [
     ("C:\\cmdstan> mingw32-make build\n'mingw32-make' is not recognized as an internal or external command,\n"
      "operable program or batch file.", "extension-build-env"),
     ("running build_ext\n/bin/bash: line 1: cargo: command not found", "extension-build-env"),
+    # round 22, second part, on generation 17's used-up held-out cases
+    # the hosted notebook moved its Python or its CUDA under the code
+    ("The notebook stopped working: Google Colab has upgraded the default Python runtime to 3.12 and the pinned "
+     "onnx wheel will not install", "unsupported-python"),
+    ("It ran until last week, before Kaggle updated its images to CUDA 12.6; now the extension fails",
+     "cuda-toolkit-mismatch"),
+    # numba's extension under a NumPy it does not support
+    ("    from numba.core.typeconv import _typeconv\nSystemError: initialization of _internal failed without "
+     "raising an exception", "requirement-conflict"),
+    # mmcv installed without its compiled ops
+    ("    from mmcv.ops import nms\nModuleNotFoundError: No module named 'mmcv._ext'", "wrong-index-variant"),
+    # the user's measurement of an idle GPU
+    ("I built dlib with CUDA but there is no activity on my GPU and the speed is the same", "cpu-only-build"),
+    # uv's hint for an undeclared build dependency, and a setup.py that reads CUDA from a CPU torch
+    ("  hint: This error likely indicates that `mamba-ssm@2.2.2` depends on `torch`, but doesn't declare it as a "
+     "build dependency.", "extension-build-env"),
+    ("    CUDA_VERSION = \"\".join(torch.version.cuda.split(\".\"))\nAttributeError: 'NoneType' object has no "
+     "attribute 'split'", "code-requires-cuda"),
+    ("AssertionError: AWQ kernels could not be loaded. Please install them from "
+     "https://github.com/casper-hansen/AutoAWQ_kernels", "extension-abi-mismatch"),
+    # a release published without one of its dependencies
+    ("    from keras_cv import layers\nModuleNotFoundError: No module named 'keras_core'", "known-bad-release"),
+    # an Apple-silicon-only package asked for by an x86_64 Python
+    ("ERROR: No matching distribution found for tensorflow-silicon", "wrong-architecture"),
 ]
 
 # (a look-alike, a cause it must not put first)
@@ -82,6 +106,12 @@ NOT_CLAIMED = [
     ("torch is installed but VS Code shows a warning about the Python extension", "interpreter-mismatch"),
     # an app's own command that is not on the PATH: not a build tool
     ("'mlagents-learn' is not recognized as an internal or external command", "extension-build-env"),
+    # Colab's own release notes of a Python it did not move to; a GPU busy at 0% only in prose
+    ("Colab still runs Python 3.10 and CUDA 12.2 this week", "unsupported-python"),
+    ("GPU usage is 95% during training, no problem", "cpu-only-build"),
+    # a package merely named after an architecture, found
+    ("Collecting tensorflow-metal\n  Downloading tensorflow_metal-1.1.0-cp311-cp311-macosx_12_0_arm64.whl",
+     "wrong-architecture"),
 ]
 
 # words of success: no answer
@@ -89,4 +119,5 @@ HEALTHY = [
     "Numba 0.60.0 with NumPy 2.0.2: all checks passed",
     "Successfully installed speechbrain-1.0.2 pyannote.audio-3.3.2",
     "Loaded torchao 0.13.0 cpp extensions for torch 2.8.0",
+    "Successfully installed keras-core-0.1.7 keras-cv-0.6.4",
 ]
