@@ -11,7 +11,8 @@ from typing import Dict, Iterator, List, Tuple
 import pytest
 
 from dldoctor.explainer import diagnose_text
-from dldoctor.explainer.match import CHUNK, find_hits, fold
+from dldoctor.explainer.anchors import CHUNK, fold
+from dldoctor.explainer.match import find_hits
 from dldoctor.explainer.signatures import MAX_REACH, load_signatures, pattern_reach
 
 
@@ -74,7 +75,7 @@ def test_dense_anchors_cost_bounded_memory() -> None:
 def test_anchors_searched_in_shorter_anchors_windows_find_the_same_hits(monkeypatch: pytest.MonkeyPatch) -> None:
     """The windows of "dll load failed" derived from those of "dll" hold every match that a
     search of the whole text finds (SPARSE = -1 turns the derivation off)."""
-    from dldoctor.explainer import match
+    from dldoctor.explainer import anchors, match
     from dldoctor.explainer.corpus import load_corpus
     from dldoctor.explainer.signatures import load_signatures
 
@@ -84,14 +85,14 @@ def test_anchors_searched_in_shorter_anchors_windows_find_the_same_hits(monkeypa
                  "The specified module could not be found.")
     sigs = load_signatures()
     derived = [match.find_hits(t, sigs) for t in texts]
-    monkeypatch.setattr(match, "SPARSE", -1)
+    monkeypatch.setattr(anchors, "SPARSE", -1)
     assert [match.find_hits(t, sigs) for t in texts] == derived
 
 
 def test_the_chunk_vocabulary_rules_out_no_hit(monkeypatch: pytest.MonkeyPatch) -> None:
     """Asking the chunk's words first (one question per anchor for the whole chunk) finds the
     same hits as asking each block alone: it only rules out anchors no block can hold."""
-    from dldoctor.explainer import match
+    from dldoctor.explainer import anchors, match
     from dldoctor.explainer.corpus import load_corpus
     from dldoctor.explainer.signatures import load_signatures
 
@@ -99,8 +100,8 @@ def test_the_chunk_vocabulary_rules_out_no_hit(monkeypatch: pytest.MonkeyPatch) 
     texts = [*[c.text for c in load_corpus(corpus, ("train",))][::7], _log(3_000)]
     sigs = load_signatures()
     with_chunk = [match.find_hits(t, sigs) for t in texts]
-    assert any(with_chunk) and len(_log(3_000)) > 3 * match.BLOCK  # several blocks in one chunk
-    monkeypatch.setattr(match.Prepared, "chunk_vocabulary", lambda self, c0: None)
+    assert any(with_chunk) and len(_log(3_000)) > 3 * anchors.BLOCK  # several blocks in one chunk
+    monkeypatch.setattr(anchors.Prepared, "chunk_vocabulary", lambda self, c0: None)
     assert [match.find_hits(t, sigs) for t in texts] == with_chunk
 
 
@@ -123,10 +124,10 @@ def test_matching_work_grows_linearly(monkeypatch: pytest.MonkeyPatch) -> None:
     """Twice the log costs about twice the work (at most 2.5x), counted, not timed: characters
     lowered, block vocabularies built, and characters the regexes run over (the anchor
     windows). Both logs span several chunks, so both lower each chunk per search."""
-    from dldoctor.explainer import match
+    from dldoctor.explainer import anchors, match
 
     counts: Dict[str, int] = {"folded": 0, "windows": 0}
-    real_fold, real_spans = match.fold, match._spans
+    real_fold, real_spans = anchors.fold, match._spans
 
     def fold(chunk: str) -> str:
         counts["folded"] += len(chunk)
@@ -137,13 +138,13 @@ def test_matching_work_grows_linearly(monkeypatch: pytest.MonkeyPatch) -> None:
             counts["windows"] += hi - lo
             yield lo, hi
 
-    monkeypatch.setattr(match, "fold", fold)
+    monkeypatch.setattr(anchors, "fold", fold)
     monkeypatch.setattr(match, "_spans", spans)
     work = []
     for lines in (20_000, 40_000):
         counts.update(folded=0, windows=0)
         text = _log(lines)
-        prep = match.Prepared(text)
+        prep = anchors.Prepared(text)
         match.find_hits(text, load_signatures(), prep)
         work.append((counts["folded"], counts["windows"], len(prep._vocab)))
     assert all(small > 0 and big <= 2.5 * small for small, big in zip(*work))

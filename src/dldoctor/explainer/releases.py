@@ -21,7 +21,8 @@ from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 from dldoctor.conditions.releases import dists_of, known_bad_releases
-from dldoctor.explainer.match import CHUNK, Hit, Prepared, anchor_windows, fold
+from dldoctor.explainer.anchors import CHUNK, Prepared, anchor_windows, fold
+from dldoctor.explainer.match import Hit
 
 SLUG = "known-bad-release"
 BOTH = 0.85  # the text names the release and its mark
@@ -137,7 +138,7 @@ def release_matches(
 
     ``platform`` is the OS the text comes from (None: unknown, every platform counts);
     ``versions`` the versions known for each distribution (the text's, by default); ``prep``
-    the text's :class:`~dldoctor.explainer.match.Prepared` when matching shares it."""
+    the text's :class:`~dldoctor.explainer.anchors.Prepared` when matching shares it."""
     entries = known_bad_releases()
     versions = mentioned_versions(text, prep) if versions is None else versions
     marks = _marks_seen(text, entries, prep)
