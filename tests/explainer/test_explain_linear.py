@@ -63,8 +63,11 @@ def test_a_match_across_a_chunk_border_is_found() -> None:
 
 def test_dense_anchors_cost_bounded_memory() -> None:
     """1 MiB of one anchor repeated (65,536 occurrences; tracemalloc slows every allocation, so
-    not more): windows merge instead of piling up."""
+    not more): windows merge instead of piling up, and memory stays a small multiple of the text."""
+    from dldoctor.explainer.anchors import anchor_windows
+
     text = "dll load failed " * (1024 * 1024 // 16)
+    assert len(anchor_windows(text, {"dll load failed": 200})["dll load failed"]) == 2  # one window
     tracemalloc.start()
     find_hits(text, load_signatures())
     peak = tracemalloc.get_traced_memory()[1]

@@ -4,6 +4,8 @@ claim."""
 
 from __future__ import annotations
 
+from dldoctor.explainer import diagnose_text
+
 # (text, the cause the mechanism implies first)
 CASES = [
     # a package's own import-time check, in Numba's older form (no "Got ...")
@@ -82,6 +84,8 @@ CASES = [
     ("    from keras_cv import layers\nModuleNotFoundError: No module named 'keras_core'", "known-bad-release"),
     # an Apple-silicon-only package asked for by an x86_64 Python
     ("ERROR: No matching distribution found for tensorflow-silicon", "wrong-architecture"),
+    # zsh's word order for a build tool that is not there
+    ("  running build_ext\nzsh: command not found: make", "extension-build-env"),
 ]
 
 # (a look-alike, a cause it must not put first)
@@ -90,9 +94,14 @@ NOT_CLAIMED = [
     ("This tool needs Python 3.10 or greater", "requirement-conflict"),
     # a file format or a Python named as not compatible
     ("model.gguf v3 is not compatible with python 3.8", "companion-mismatch"),
-    ("speechbrain must be installed", "requirement-conflict"),
+    # a package that is truly missing, named by pyannote's words without its model
+    ("ImportError: 'speechbrain' must be installed to use this feature. pip install speechbrain",
+     "requirement-conflict"),
     # tf.keras 2's own message for a user's model: "input shape"
-    ("ValueError: Layer model_3 has never been called and thus has no defined input shape.", "companion-mismatch"),
+    ("ValueError: The layer model_3 has never been called and thus has no defined input shape.",
+     "companion-mismatch"),
+    ("ValueError: The layer model_3 has never been called and thus has no defined input_shape.",
+     "companion-mismatch"),
     # uv on an x86_64 machine: a Python or a glibc, not the CPU; and an ARM wheel in the list
     ("Because torch==2.1.0 has no wheels with a matching platform tag (e.g., `manylinux_2_27_x86_64`) and you "
      "require torch==2.1.0, we can conclude that your requirements are unsatisfiable.\n\n  hint: Wheels are "
@@ -112,6 +121,21 @@ NOT_CLAIMED = [
     # a package merely named after an architecture, found
     ("Collecting tensorflow-metal\n  Downloading tensorflow_metal-1.1.0-cp311-cp311-macosx_12_0_arm64.whl",
      "wrong-architecture"),
+    # the fresh-eyes review's look-alikes
+    ("Requirement already satisfied: tqdm in /home/u/.local/lib/python3.10/site-packages\n"
+     "ImportError: Numba needs NumPy 2.1 or less. Got NumPy 2.2.", "user-site-shadowing"),
+    ("$ nvcc --version\nbash: nvcc: command not found\nOSError: libcudnn.so.8: cannot open shared object file: "
+     "No such file or directory", "extension-build-env"),
+    ("echo 'rustc: command not found, skipping optional rust build'", "extension-build-env"),
+    ("numpy is installed but pycharm shows an error: CUDA out of memory", "interpreter-mismatch"),
+    ("torch was installed but jupyter says RuntimeError: CUDA error: device-side assert triggered",
+     "interpreter-mismatch"),
+    ("Python 3.12.1 is not compatible with tensorflow 2.10.0", "companion-mismatch"),
+    ("Kernel 5.15.0 is not compatible with nvidia 550.54", "companion-mismatch"),
+    ("RuntimeError: This program needs CMake 3.18 or higher", "requirement-conflict"),
+    ("ImportError: cannot import name '_ccallback_c' from 'scipy._lib'", "requirement-conflict"),
+    ("Note: A module that was compiled using NumPy 1.x cannot be run in NumPy 2 -- we rebuilt everything",
+     "numpy-abi-mismatch"),
 ]
 
 # words of success: no answer
@@ -121,3 +145,12 @@ HEALTHY = [
     "Loaded torchao 0.13.0 cpp extensions for torch 2.8.0",
     "Successfully installed keras-core-0.1.7 keras-cv-0.6.4",
 ]
+
+
+def test_autogptq_kernel_warnings_are_only_a_lead() -> None:
+    """AutoGPTQ prints "CUDA extension not installed." in runs that work, too (the review's
+    reproducer ends in an unrelated out-of-memory error): a lead, below the confidence of a
+    recognised mechanism."""
+    shown = diagnose_text("WARNING - CUDA extension not installed.\ntorch.cuda.OutOfMemoryError: CUDA out of "
+                          "memory. Tried to allocate 2.00 GiB").shown
+    assert shown and shown[0].slug == "extension-abi-mismatch" and shown[0].confidence < 0.5
