@@ -86,6 +86,9 @@ CASES = [
     ("ERROR: No matching distribution found for tensorflow-silicon", "wrong-architecture"),
     # zsh's word order for a build tool that is not there
     ("  running build_ext\nzsh: command not found: make", "extension-build-env"),
+    # pip's verbose log of a source build of a package that ships wheels
+    ("  Building wheel for numpy (setup.py): started\n  Building wheel for numpy (setup.py): finished with status "
+     "'error'\n  ERROR: Command errored out with exit status 1", "unsupported-python"),
 ]
 
 # (a look-alike, a cause it must not put first)
@@ -136,6 +139,8 @@ NOT_CLAIMED = [
     ("ImportError: cannot import name '_ccallback_c' from 'scipy._lib'", "requirement-conflict"),
     ("Note: A module that was compiled using NumPy 1.x cannot be run in NumPy 2 -- we rebuilt everything",
      "numpy-abi-mismatch"),
+    # the same verbose step for a package that ships no wheels: a build environment
+    ("  Building wheel for dlib (setup.py): finished with status 'error'", "unsupported-python"),
 ]
 
 # words of success: no answer
@@ -144,6 +149,7 @@ HEALTHY = [
     "Successfully installed speechbrain-1.0.2 pyannote.audio-3.3.2",
     "Loaded torchao 0.13.0 cpp extensions for torch 2.8.0",
     "Successfully installed keras-core-0.1.7 keras-cv-0.6.4",
+    "  Building wheel for numpy (setup.py): finished with status 'done'",
 ]
 
 
