@@ -113,33 +113,36 @@ class Prepared:
             self._chunk_vocab[c0] = b"\n".join(set(b"\n".join(known).split(b"\n"))) if whole else None
         return self._chunk_vocab[c0]
 
-    def may_hold(self, anchor: str, b0: int) -> bool:
-        """False only when no occurrence of ``anchor`` starts in the block at ``b0``."""
-        return _may_contain(self.vocabulary(b0), _pieces(anchor))
-
     def chunk_may_hold(self, anchor: str, c0: int) -> bool:
         """False only when no block of the chunk at ``c0`` can hold ``anchor``."""
         return _may_contain(self.chunk_vocabulary(c0), _pieces(anchor))
 
 
+AnchorPlan = Tuple[Dict[str, int], Dict[str, Tuple[str, ...]]]
+
+
 @lru_cache(maxsize=16)
-def _plan(reach: Tuple[Tuple[str, int], ...]) -> Tuple[Dict[str, int], Dict[str, Tuple[str, ...]]]:
+def plan_anchors(reach: Tuple[Tuple[str, int], ...]) -> AnchorPlan:
     """(bases: anchors that hold no other anchor, each with its width; anchor -> the bases it
     holds, for the others), worked out once per set of anchors, not once per text."""
     bases = {a: max(r, len(a)) for a, r in reach if not any(b != a and b in a for b, _ in reach)}
     return bases, {a: tuple(b for b in bases if b in a) for a, _ in reach if a not in bases}
 
 
-def anchor_windows(text: str, reach: Dict[str, int], prep: Optional[Prepared] = None) -> Dict[str, array[int]]:
+def anchor_windows(
+    text: str, reach: Dict[str, int], prep: Optional[Prepared] = None, plan: Optional[AnchorPlan] = None,
+) -> Dict[str, array[int]]:
     """anchor -> merged windows ``[start, end)`` holding every match that contains one of its
     occurrences, for a pattern that matches at most ``reach[anchor]`` characters.
 
     An anchor that contains another one ("dll load failed" holds "dll") is searched only
     inside the windows of the shorter one when those are few: every occurrence of the longer
     holds an occurrence of the shorter, so it lies in one of its windows. Each anchor costs a
-    pass over the text otherwise, and there are hundreds."""
+    pass over the text otherwise, and there are hundreds. ``plan``: :func:`plan_anchors` of
+    ``reach``, when the caller keeps it (the signatures' thousand anchors: building and hashing
+    their tuple for the cache would cost each text about 80 us)."""
     prep = prep if prep is not None and prep.text is text else Prepared(text)
-    bases, holds = _plan(tuple(reach.items()))
+    bases, holds = plan if plan is not None else plan_anchors(tuple(reach.items()))
     out = _scan(prep, bases)
     longer: Dict[str, int] = {}
     for anchor, base_list in holds.items():

@@ -20,7 +20,7 @@ from array import array
 from dataclasses import dataclass
 from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
-from dldoctor.explainer.anchors import Prepared, anchor_windows
+from dldoctor.explainer.anchors import AnchorPlan, Prepared, anchor_windows, plan_anchors
 from dldoctor.explainer.signatures import Signature, SignatureSet
 
 MAX_HITS_PER_SIGNATURE = 3
@@ -69,8 +69,6 @@ def _spans(windows: Iterable[array[int]]) -> Iterator[Tuple[int, int]]:
 def _matches(sig: Signature, text: str, windows: Dict[str, array[int]]) -> List[re.Match[str]]:
     if sig.distinct:
         return _distinct_matches(sig, text, windows)
-    if sig.anchors and not any(windows[a] for a in sig.anchors):
-        return []  # no anchor occurs: most signatures, for most texts
     found: List[re.Match[str]] = []
     last_end = -1
     # (the loader gives every signature an anchor; one without would scan the whole text)
@@ -116,40 +114,43 @@ def _lines_of(text: str, start: int, end: int) -> str:
 
 @dataclass(frozen=True)
 class _Plan:
-    """What a loaded signature set asks of every text, worked out once per set."""
+    """What a tuple of signatures asks of every text, worked out once per tuple."""
 
     reach: Dict[str, int]  # anchor -> the longest reach of the signatures it anchors
+    anchors: AnchorPlan  # how the anchor search shares work between anchors
     anchored: Dict[str, Tuple[int, ...]]  # anchor -> the signatures (positions) it anchors
     unanchored: Tuple[int, ...]  # signatures with no anchor: tried on every text
 
 
-_PLANS: Dict[int, Tuple[SignatureSet, _Plan]] = {}
+_PLANS: Dict[int, Tuple[Tuple[Signature, ...], _Plan]] = {}
 
 
-def _plan_of(sigs: SignatureSet) -> _Plan:
-    """The set's plan, keyed by identity (the set is immutable and the cache keeps it alive)."""
-    got = _PLANS.get(id(sigs))
-    if got is not None and got[0] is sigs:
+def _plan_of(signatures: Tuple[Signature, ...]) -> _Plan:
+    """The plan of a tuple of signatures, keyed by its identity (a loaded set's tuples are
+    immutable and the cache keeps them alive): the signatures and the fallbacks of a set, which
+    :func:`match_text` wraps in a new set for every text, each keep theirs."""
+    got = _PLANS.get(id(signatures))
+    if got is not None and got[0] is signatures:
         return got[1]
     reach: Dict[str, int] = {}
     anchored: Dict[str, List[int]] = {}
-    for i, sig in enumerate(sigs.signatures):
+    for i, sig in enumerate(signatures):
         for anchor in sig.anchors:
             reach[anchor] = max(reach.get(anchor, 0), sig.reach)
             anchored.setdefault(anchor, []).append(i)
-    plan = _Plan(reach, {a: tuple(v) for a, v in anchored.items()},
-                 tuple(i for i, sig in enumerate(sigs.signatures) if not sig.anchors))
+    plan = _Plan(reach, plan_anchors(tuple(reach.items())), {a: tuple(v) for a, v in anchored.items()},
+                 tuple(i for i, sig in enumerate(signatures) if not sig.anchors))
     if len(_PLANS) >= 16:
         _PLANS.clear()
-    _PLANS[id(sigs)] = (sigs, plan)
+    _PLANS[id(signatures)] = (signatures, plan)
     return plan
 
 
 def find_hits(text: str, sigs: SignatureSet, prep: Optional[Prepared] = None) -> Dict[str, List[Hit]]:
     """Every signature that matches ``text``, after ``unless`` suppression (``prep``: the
     text's :class:`Prepared`, when other searches of the same text share it)."""
-    plan = _plan_of(sigs)
-    windows = anchor_windows(text, plan.reach, prep)
+    plan = _plan_of(sigs.signatures)
+    windows = anchor_windows(text, plan.reach, prep, plan.anchors)
     # only the signatures one of whose anchors occurs can match (most texts hold few anchors)
     tried = sorted({i for a, w in windows.items() if w for i in plan.anchored[a]}.union(plan.unanchored))
     matched = {sigs.signatures[i].id: _matches(sigs.signatures[i], text, windows) for i in tried}
