@@ -50,14 +50,12 @@ def test_corpus_has_localized_windows_messages() -> None:
 
 # The thresholds are a ratchet on what the rules were written on (train), measured with the
 # rules alone (word evidence is built from train, so on train it would answer in-sample): they
-# hold today's level (top-1 78.5%, top-3 84.9%, text only 77.7% over 4,050 cases: generations 1
+# hold today's level (top-1 78.3%, top-3 84.8%, text only 77.6% over 4,204 cases: generations 1
 # to 17 of the held-out cases included) so no change can lower it.
-# (Generation 17's 129 held-out cases joined train at 48.8% / 56.6% by the rules when
-# generation 18 began: that lowered the level from 79.1 / 85.4 over 3,921 to 78.1 / 84.5.
-# Before them, its 160 train cases, collected in the eighteenth session, had scored 48.1% /
-# 58.1% with the rules of the session's start; a twenty-second round of rules written on them
-# took them to 61.3% / 71.9%, and the older 3,761 from 79.7 / 85.9 to 79.9 / 86.0. A second
-# part, written on generation 17's used-up held-out cases, took the level from 78.1 / 84.5.)
+# (Generation 18's 154 train cases, collected in the twentieth session, scored 46.8% / 57.8%
+# with the rules of the session's start; a twenty-third round of rules written on them took them
+# to 70.1% / 77.9%, and the older 4,050 from 78.5 / 84.9 to 78.7 / 85.0. The harder new cases
+# lowered the level over the whole split from 78.5 / 84.9.)
 # The issue's target (90% / 98% on reports never seen) is not reached yet. The frozen test
 # split is measured and reported (bench/explain_accuracy.py), never asserted: a red test
 # would be an invitation to read its misses.
@@ -70,13 +68,13 @@ def _with_facts() -> Dict[str, Outcome]:
 
 def test_top1_accuracy_with_machine_facts() -> None:
     top1, top3 = accuracy(list(_with_facts().values()))
-    assert top1 >= 0.784
-    assert top3 >= 0.848
+    assert top1 >= 0.783
+    assert top3 >= 0.847
 
 
 def test_top1_accuracy_from_text_alone() -> None:
     top1, _ = accuracy(evaluate(TRAIN, use_facts=False, words=False))
-    assert top1 >= 0.776
+    assert top1 >= 0.775
 
 
 def test_known_misses_are_train_cases() -> None:

@@ -48,7 +48,8 @@ CASES = [
     # a dependency's release removed a name (pyarrow 21) and NumPy 2.0's own message for it
     ("AttributeError: module 'pyarrow' has no attribute 'PyExtensionType'. Did you mean: 'ExtensionType'?",
      "requirement-conflict"),
-    ("AttributeError: `np.unicode_` was removed in the NumPy 2.0 release. Use `np.str_` instead.", "numpy-abi-mismatch"),
+    ("AttributeError: `np.unicode_` was removed in the NumPy 2.0 release. Use `np.str_` instead.",
+     "numpy-abi-mismatch"),
     ("    mask = arr.astype(np.bool8)\nAttributeError: module 'numpy' has no attribute 'bool8'. Did you mean: 'bool'?",
      "numpy-abi-mismatch"),
     # comet_ml imported after the frameworks it patches
@@ -61,7 +62,8 @@ CASES = [
      "ImportError: DLL load failed while importing _imaging: The specified module could not be found.",
      "missing-shared-library"),
     # the mmcv 1.x family meets mmcv 2
-    ("    from mmcv.runner import load_checkpoint\nModuleNotFoundError: No module named 'mmcv.runner'", "companion-mismatch"),
+    ("    from mmcv.runner import load_checkpoint\nModuleNotFoundError: No module named 'mmcv.runner'",
+     "companion-mismatch"),
     ("ImportError: cannot import name 'Config' from 'mmcv' (/opt/conda/lib/python3.10/site-packages/mmcv/__init__.py)",
      "companion-mismatch"),
     # a nightly beside its stable release in one listing
@@ -73,7 +75,8 @@ CASES = [
     # a package calling another with a keyword its release does not take
     ("INSTRUCTOR._load_sbert_model() got an unexpected keyword argument 'token'", "requirement-conflict"),
     ('  File "/usr/lib/python3/dist-packages/textkit/pipeline.py", line 40, in load\n'
-     "    tok = Tokenizer(vocab=vocab, lowercase=True)\nTypeError: __init__() got an unexpected keyword argument 'lowercase'",
+     "    tok = Tokenizer(vocab=vocab, lowercase=True)\n"
+     "TypeError: __init__() got an unexpected keyword argument 'lowercase'",
      "requirement-conflict"),
     # torch's CUDA build where ROCm was wanted
     ("Installed with the AMD (ROCm) option on my RX 7900 XTX, but pip list shows torch 2.5.1+cu124 and ComfyUI says "
@@ -82,13 +85,16 @@ CASES = [
     (":0:rocdevice.cpp            :2879: Callback: Queue 0x7f aborting with error : HSA_STATUS_ERROR_INVALID_ISA: "
      "The instruction set architecture is invalid. code: 0x100f", "gpu-arch-unsupported"),
     # an extension's ops never registered in this torch
-    ("AttributeError: '_OpNamespace' 'vllm_ext' object has no attribute 'fused_add_rms_norm'", "extension-abi-mismatch"),
+    ("AttributeError: '_OpNamespace' 'vllm_ext' object has no attribute 'fused_add_rms_norm'",
+     "extension-abi-mismatch"),
     # programs and C libraries a package runs or loads that pip does not install
     ("pytesseract.pytesseract.TesseractNotFoundError: tesseract is not installed or it's not in your PATH. "
      "See README file for more information.", "missing-shared-library"),
     ("pdf2image.exceptions.PDFInfoNotInstalledError: Unable to get page count. Is poppler installed and in PATH?",
      "missing-shared-library"),
     ("ImportError: unable to find magic library", "missing-shared-library"),
+    ('  File "C:\\Python310\\lib\\subprocess.py", line 1456, in _execute_child\n'
+     "FileNotFoundError: [WinError 2] The system cannot find the file specified", "missing-shared-library"),
     # CMake without a library's development files
     ("CMake Error at /usr/share/cmake-3.22/Modules/FindPackageHandleStandardArgs.cmake:230 (message):\n"
      "  Could NOT find ZLIB (missing: ZLIB_LIBRARY ZLIB_INCLUDE_DIR)", "extension-build-env"),
@@ -109,7 +115,8 @@ NOT_CLAIMED = [
     ("RuntimeError: requires CUDA >=11.8 but found 11.7", "requirement-conflict"),
     # JAX's own check that passed, and the launch API in prose
     ("Found CUDA version 12040; JAX was built against version 12020: OK", "cuda-toolkit-mismatch"),
-    ("cudaSetupArgument and cudaLaunch were removed in CUDA 10.1; our kernels use <<<>>> launches", "cuda-toolkit-mismatch"),
+    ("cudaSetupArgument and cudaLaunch were removed in CUDA 10.1; our kernels use <<<>>> launches",
+     "cuda-toolkit-mismatch"),
     # get_device() says GPU; CPU named elsewhere
     (">>> ort.get_device()\n'GPU'\nbut the CPU usage is 100% and CUDAExecutionProvider is slow", "duplicate-install"),
     # `file` output with no failure (the library is there and fits)
@@ -141,6 +148,9 @@ NOT_CLAIMED = [
      "TypeError: fit() got an unexpected keyword argument 'epoch'", "requirement-conflict"),
     # a ROCm torch named with a CUDA build of another package
     ("torch 2.5.1+rocm6.2 works; I only wonder whether onnxruntime-gpu (CUDA) can run on ROCm", "wrong-index-variant"),
+    # a build's compiler not found is the build environment
+    ("UserWarning: Error checking compiler version for cl: [WinError 2] The system cannot find the file specified",
+     "missing-shared-library"),
     # NCCL's own CMake message has its own condition
     ("CMake Error at cmake/modules/FindNccl.cmake:45 (message):\n  Could NOT find Nccl (missing: NCCL_INCLUDE_DIR)",
      "extension-build-env"),
