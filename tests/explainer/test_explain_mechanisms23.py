@@ -29,7 +29,8 @@ CASES = [
     # `file` names the architecture of the binary that would not start
     ("$ ./tool\nzsh: bad CPU type in executable: ./tool\n$ file tool\ntool: Mach-O 64-bit executable arm64",
      "wrong-architecture"),
-    ("$ file libvendor.so\nlibvendor.so: ELF 32-bit LSB shared object, ARM, EABI5 version 1 (SYSV), dynamically linked",
+    ("The vendor's release is only for ARM boards?\n$ file libvendor.so\n"
+     "libvendor.so: ELF 32-bit LSB shared object, ARM, EABI5 version 1 (SYSV), dynamically linked",
      "wrong-architecture"),
     # the Microsoft Store's Python
     ('  File "C:\\Program Files\\WindowsApps\\PythonSoftwareFoundation.Python.3.11_3.11.2544.0_x64__qbz5n2kfra8p0'
@@ -55,6 +56,8 @@ CASES = [
     # comet_ml imported after the frameworks it patches
     ("ImportError: You must import Comet before these modules: torch, tensorboard", "import-order-conflict"),
     # an old release's requirement strings that today's setuptools and pip reject
+    ("WARNING: Ignoring version 0.3.0 of json2python-models since it has invalid metadata:\n"
+     "    python-dateutil (>=2.7.*)\n.* suffix can only be used with `==` or `!=` operators", "extension-build-env"),
     ("  error in gym setup command: 'extras_require' must be a dictionary whose values are strings or lists of "
      "strings containing valid project/version requirement specifiers.", "extension-build-env"),
     # a conda environment's Python run without activating it
@@ -102,52 +105,83 @@ CASES = [
 
 # (a look-alike, the cause it must not put first)
 NOT_CLAIMED = [
-    # CMake not finding an optional package, and going on
-    ("-- Could NOT find OpenMP_C (missing: OpenMP_C_FLAGS OpenMP_C_LIB_NAMES)\n-- Configuring done\n-- Generating done",
+    # CMake not finding an optional package, and going on; NCCL's line between does not hide Boost's
+    ("CMake Error at CMakeLists.txt:40 (find_package):\n  Could NOT find Boost (missing: Boost_INCLUDE_DIR)\n"
+     "-- Could NOT find NCCL (missing: NCCL_INCLUDE_DIR)\n-- Configuring incomplete, errors occurred!",
+     "missing-shared-library"),
+    ("-- Could NOT find OpenMP_C (missing: OpenMP_C_FLAGS OpenMP_C_LIB_NAMES)\n-- Configuring done\n"
+     "-- Generating done\nCMake Error at cmake_install.cmake:46 (file): file INSTALL cannot copy file",
      "extension-build-env"),
     # the CPU package asked for, reporting CPU
     ("pip install onnxruntime\n>>> onnxruntime.get_device()\n'CPU'", "duplicate-install"),
     # a build that worked, then a DLL the VC++ runtime provides: the self-built rule is only a lead
     ("I built it from source.\nImportError: DLL load failed: The specified module could not be found. "
-     "Dependencies shows MSVCP140.dll and VCRUNTIME140_1.dll missing.", "import-order-conflict"),
+     "Dependencies shows MSVCP140.dll and VCRUNTIME140_1.dll missing.", "missing-shared-library"),
+    # "I built" something that is no module (the fresh-eyes review's reproducers)
+    ("I just built a conda env with python 3.10 for this.\nImportError: DLL load failed while importing pyfoo: "
+     "The specified module could not be found.", "missing-shared-library"),
+    ("ImportError: DLL load failed while importing _C: The specified module could not be found.\n"
+     "I have built a new PC with an RTX 4090", "missing-shared-library"),
     # a Python range or a toolkit in the version check's words
     ("ERROR: Requires Python >=3.10 but got 3.8.10", "requirement-conflict"),
+    # a model's or a layer's own argument check is no dependency's version
+    ("ValueError: Model requires n_ctx >= 2048 but got 512", "requirement-conflict"),
+    ("RuntimeError: Layer requires input_dim == 768 but got 1024", "requirement-conflict"),
+    ("RuntimeError: requires libcudnn >= 8.6 but found 8.2.1", "requirement-conflict"),
     ("RuntimeError: requires CUDA >=11.8 but found 11.7", "requirement-conflict"),
     # JAX's own check that passed, and the launch API in prose
-    ("Found CUDA version 12040; JAX was built against version 12020: OK", "cuda-toolkit-mismatch"),
+    ("Found CUDA version 12040, but JAX was built against version 12020; no action needed", "cuda-toolkit-mismatch"),
     ("cudaSetupArgument and cudaLaunch were removed in CUDA 10.1; our kernels use <<<>>> launches",
      "cuda-toolkit-mismatch"),
-    # get_device() says GPU; CPU named elsewhere
-    (">>> ort.get_device()\n'GPU'\nbut the CPU usage is 100% and CUDAExecutionProvider is slow", "duplicate-install"),
-    # `file` output with no failure (the library is there and fits)
-    ("$ file /usr/lib/libfoo.so.1\n/usr/lib/libfoo.so.1: symbolic link to libfoo.so.1.2", "wrong-architecture"),
+    # get_device() says GPU; CPU named after it
+    ("pip install onnxruntime-gpu==1.16\n>>> ort.get_device()\n'GPU'\nStill the model runs on CPU.",
+     "duplicate-install"),
+    ("pip install rembg[gpu]\n>>> rt.get_device()\n'GPU'\nproviders: CPU", "duplicate-install"),
+    # `file` output with no failure (the binary is there and runs)
+    ("$ file /usr/bin/python3.11\n/usr/bin/python3.11: ELF 64-bit LSB executable, x86-64, version 1 (SYSV), "
+     "dynamically linked. Works fine.", "wrong-architecture"),
+    ("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n$ file libcudart.so.12\n"
+     "libcudart.so.12: ELF 64-bit LSB shared object, x86-64, version 1 (SYSV)", "wrong-architecture"),
     # the Store's Python named, and an error that is no DLL load
     ("C:\\Program Files\\WindowsApps\\PythonSoftwareFoundation.Python.3.11_3.11.2544.0_x64__qbz5n2kfra8p0\\python.exe"
      "\nModuleNotFoundError: No module named 'torch'", "missing-shared-library"),
     # TorchScript in torch's own files is no extension
     ("Tried to access nonexistent attribute or method 'foo' of type 'Tensor'.:\n"
      '  File "/usr/lib/python3.10/site-packages/torch/nn/modules/module.py", line 3', "extension-abi-mismatch"),
-    # an NVIDIA GPU named beside AMD's CPU
+    # an NVIDIA GPU named beside AMD's CPU, or after the question
     ("I have an AMD Ryzen 9 and an NVIDIA RTX 4090, and training is slower than I expected", "code-requires-cuda"),
+    ("Do I need a NVIDIA GPU to run this? I have an RTX 3060.\nRuntimeError: CUDA out of memory.",
+     "code-requires-cuda"),
+    ("Does it require an NVIDIA GPU? My RTX 4090 shows torch.cuda.is_available() False", "code-requires-cuda"),
     # NumPy 2's message about the user's own code is still NumPy 2; pyarrow's other names are no removal
     ("AttributeError: module 'pyarrow' has no attribute 'Table'", "requirement-conflict"),
     # NumPy 1.24's removals (np.float) are a requirement of the package, not NumPy 2
     ("AttributeError: module 'numpy' has no attribute 'float'.", "numpy-abi-mismatch"),
     # comet's own words when it was imported first and works
-    ("COMET INFO: Experiment is live on comet.com https://www.comet.com/me/proj/0a1b2c\nimport torch",
+    ("README: you must import Comet before anything else. Mine did and the experiment logged fine.",
      "import-order-conflict"),
-    # activation named, and a failure that is no DLL load
-    ("conda activated the env, then: ModuleNotFoundError: No module named 'cv2'", "missing-shared-library"),
-    # mmcv's current API imported from mmengine, which is right
-    ("from mmengine.config import Config\nfrom mmengine.runner import Runner\nKeyError: 'DetDataPreprocessor is not in "
-     "the model registry'", "companion-mismatch"),
+    # activation of something else than an environment, or an environment activated
+    ("Windows is not activated.\nImportError: DLL load failed while importing pyfoo: The specified module could "
+     "not be found.", "missing-shared-library"),
+    ("I activated the env and ran it; after that the error came:\nImportError: DLL load failed while importing _C: "
+     "The specified module could not be found.", "missing-shared-library"),
+    # mmcv 2's change told as news, with an install that worked
+    ("mmcv 2.1.0 removes the runner; use mmengine. Successfully installed mmcv-2.1.0 mmengine-0.10.3",
+     "companion-mismatch"),
     # a nightly alone
     ("tf-nightly               2.16.0.dev20231110\nkeras-nightly            3.0.0.dev2023111003", "duplicate-install"),
-    # the user's own call with a wrong keyword (a lead at most)
-    ('  File "train.py", line 12, in <module>\n    model.fit(x, y, epoch=3)\n'
-     "TypeError: fit() got an unexpected keyword argument 'epoch'", "requirement-conflict"),
-    # a ROCm torch named with a CUDA build of another package
-    ("torch 2.5.1+rocm6.2 works; I only wonder whether onnxruntime-gpu (CUDA) can run on ROCm", "wrong-index-variant"),
+    # the user's own forward() called through torch's module machinery
+    ('  File "/opt/venv/lib/python3.11/site-packages/torch/nn/modules/module.py", line 1501, in _call_impl\n'
+     "    return forward_call(*args, **kwargs)\nTypeError: MyModel.forward() got an unexpected keyword argument "
+     "'labels'", "requirement-conflict"),
+    # collect_env's ROCm line beside a CUDA build, and ROCm in prose
+    ("PyTorch version: 2.1.0+cu121\nCUDA used to build PyTorch: 12.1\nROCM used to build PyTorch: N/A\n"
+     "RuntimeError: Found no NVIDIA driver on your system.", "wrong-index-variant"),
+    ("Note: xformers 0.0.23+cu118 has no ROCm build.", "wrong-index-variant"),
+    ("Installed torch 2.1.0+cu121 on my RTX 4090. Ignore ROCm section of README.", "wrong-index-variant"),
+    # a data file Windows cannot find is no program
+    ("FileNotFoundError: [WinError 2] The system cannot find the file specified: 'config.yaml'",
+     "missing-shared-library"),
     # a build's compiler not found is the build environment
     ("UserWarning: Error checking compiler version for cl: [WinError 2] The system cannot find the file specified",
      "missing-shared-library"),
