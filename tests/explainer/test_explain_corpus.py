@@ -50,13 +50,14 @@ def test_corpus_has_localized_windows_messages() -> None:
 
 # The thresholds are a ratchet on what the rules were written on (train), measured with the
 # rules alone (word evidence is built from train, so on train it would answer in-sample): they
-# hold today's level (top-1 77.9%, top-3 84.4%, text only 77.1% over 4,325 cases: generations 1
+# hold today's level (top-1 78.3%, top-3 84.7%, text only 77.5% over 4,325 cases: generations 1
 # to 18 of the held-out cases included) so no change can lower it.
 # (Generation 18's 121 held-out cases joined train at 61.2% / 70.2% by the rules when
 # generation 19 began: that lowered the level from 78.3 / 84.8 over 4,204 to 77.9 / 84.4.
 # Before them, its 154 train cases, collected in the twentieth session, had scored 46.8% /
 # 57.8% with the rules of the session's start; a twenty-third round of rules written on them
-# took them to 70.1% / 77.9%, and the older 4,050 from 78.5 / 84.9 to 78.7 / 85.0.)
+# took them to 70.1% / 77.9%, and the older 4,050 from 78.5 / 84.9 to 78.7 / 85.0. A second
+# part, written on generation 18's used-up held-out cases, took the level from 77.9 / 84.4.)
 # The issue's target (90% / 98% on reports never seen) is not reached yet. The frozen test
 # split is measured and reported (bench/explain_accuracy.py), never asserted: a red test
 # would be an invitation to read its misses.
@@ -69,13 +70,13 @@ def _with_facts() -> Dict[str, Outcome]:
 
 def test_top1_accuracy_with_machine_facts() -> None:
     top1, top3 = accuracy(list(_with_facts().values()))
-    assert top1 >= 0.778
-    assert top3 >= 0.843
+    assert top1 >= 0.782
+    assert top3 >= 0.847
 
 
 def test_top1_accuracy_from_text_alone() -> None:
     top1, _ = accuracy(evaluate(TRAIN, use_facts=False, words=False))
-    assert top1 >= 0.770
+    assert top1 >= 0.775
 
 
 def test_known_misses_are_train_cases() -> None:

@@ -98,6 +98,35 @@ CASES = [
     ("ImportError: unable to find magic library", "missing-shared-library"),
     ('  File "C:\\Python310\\lib\\subprocess.py", line 1456, in _execute_child\n'
      "FileNotFoundError: [WinError 2] The system cannot find the file specified", "missing-shared-library"),
+    # part 2, on generation 18's used-up held-out cases
+    # conda's NumPy without the environment's Library\\bin, and a run that works from the prompt
+    ('  File "C:\\Users\\me\\miniconda3\\envs\\sci\\lib\\site-packages\\numpy\\core\\__init__.py", line 24\n'
+     "    from . import multiarray\nImportError: DLL load failed: The specified module could not be found.",
+     "missing-shared-library"),
+    ("Started from the Anaconda Prompt it works fine, from my editor I get\nImportError: DLL load failed while "
+     "importing _ssl: The specified module could not be found.", "missing-shared-library"),
+    # basicsr's ops not built; an extension's own CUDA function missing; Cython's output missing
+    ("NameError: name 'upfirdn2d_ext' is not defined", "extension-build-env"),
+    ("ImportError: /src/proj/ops/_C.cpython-310-x86_64-linux-gnu.so: undefined symbol: "
+     "_Z15nms_rotated_cudaRKN2at6TensorES2_f", "extension-build-env"),
+    ("gcc: error: pycocotools/_mask.c: No such file or directory", "extension-build-env"),
+    # MuJoCo's structs from another release; numba with another llvmlite
+    ("AttributeError: 'mujoco._structs.MjModel' object has no attribute 'tendon_actfrclimited'",
+     "companion-mismatch"),
+    ('  File "/opt/env/lib/python3.9/site-packages/numba/core/codegen.py", line 654, in _init\n'
+     "    tm = target.create_target_machine(**tm_options)\n"
+     "TypeError: create_target_machine() got an unexpected keyword argument 'jitdebug'", "companion-mismatch"),
+    # a program not installed, in POSIX's and Python 2's words
+    ("FileNotFoundError: [Errno 2] No such file or directory: 'pdftoppm': 'pdftoppm'", "missing-shared-library"),
+    ("WindowsError: [Error 2] The system cannot find the file specified", "missing-shared-library"),
+    # Pydantic 2's moved names; two requirements retold; macOS's bad CPU type in other words
+    ("pydantic.errors.PydanticImportError: `BaseSettings` has been moved to the `pydantic-settings` package.",
+     "requirement-conflict"),
+    ("appkit requires numpy==1.26.4, but vizkit 2.0 requires numpy>=2.0", "requirement-conflict"),
+    ("运行时显示bad cpu type，是不是只有arm版本？", "wrong-architecture"),
+    # AMD selected, and the script installs torch from a CUDA index
+    ("Even with AMD selected the installer runs pip install torch --extra-index-url "
+     "https://download.pytorch.org/whl/cu121 and then says no NVIDIA GPU.", "wrong-index-variant"),
     # CMake without a library's development files
     ("CMake Error at /usr/share/cmake-3.22/Modules/FindPackageHandleStandardArgs.cmake:230 (message):\n"
      "  Could NOT find ZLIB (missing: ZLIB_LIBRARY ZLIB_INCLUDE_DIR)", "extension-build-env"),
@@ -155,8 +184,8 @@ NOT_CLAIMED = [
     ("Does it require an NVIDIA GPU? My RTX 4090 shows torch.cuda.is_available() False", "code-requires-cuda"),
     # NumPy 2's message about the user's own code is still NumPy 2; pyarrow's other names are no removal
     ("AttributeError: module 'pyarrow' has no attribute 'Table'", "requirement-conflict"),
-    # NumPy 1.24's removals (np.float) are a requirement of the package, not NumPy 2
-    ("AttributeError: module 'numpy' has no attribute 'float'.", "numpy-abi-mismatch"),
+    # a module named like NumPy is no NumPy
+    ("AttributeError: module 'numpy_utils' has no attribute 'float_'.", "numpy-abi-mismatch"),
     # comet's own words when it was imported first and works
     ("README: you must import Comet before anything else. Mine did and the experiment logged fine.",
      "import-order-conflict"),
@@ -185,6 +214,14 @@ NOT_CLAIMED = [
     # a build's compiler not found is the build environment
     ("UserWarning: Error checking compiler version for cl: [WinError 2] The system cannot find the file specified",
      "missing-shared-library"),
+    # a compiler is the build environment's, not a program to install
+    ("FileNotFoundError: [Errno 2] No such file or directory: 'nvcc': 'nvcc'", "missing-shared-library"),
+    # a user's own MuJoCo-like class; a requirement told without a second package
+    ("AttributeError: 'MjModelWrapper' object has no attribute 'foo'", "companion-mismatch"),
+    ("this repo requires numpy==1.26.4, but that is fine for me", "requirement-conflict"),
+    # a conda path that loads, and an error that is no DLL load
+    ('  File "C:\\Anaconda3\\lib\\site-packages\\numpy\\core\\__init__.py", line 24\n'
+     "ValueError: setting an array element with a sequence.", "missing-shared-library"),
     # NCCL's own CMake message has its own condition
     ("CMake Error at cmake/modules/FindNccl.cmake:45 (message):\n  Could NOT find Nccl (missing: NCCL_INCLUDE_DIR)",
      "extension-build-env"),
