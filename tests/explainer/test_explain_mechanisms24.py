@@ -1,0 +1,87 @@
+"""Mechanism-level rules, twenty-fourth round (issue 14, item 2): written on generation 19's train
+cases, each with a text of our own writing (not a corpus case) and a look-alike it must not
+claim."""
+
+from __future__ import annotations
+
+from .ranked import shown_slugs
+
+# (text, the cause the mechanism implies first)
+CASES = [
+    # a companion package (standalone Keras, a torch satellite) importing a name its framework's
+    # installed release lacks: the pair does not fit, one mechanism, not two
+    ('  File "/usr/lib/python3.8/site-packages/keras/backend.py", line 36, in <module>\n'
+     "    from tensorflow.python.eager.context import get_config\n"
+     "ImportError: cannot import name 'get_config' from 'tensorflow.python.eager.context' "
+     "(/usr/lib/python3.8/site-packages/tensorflow/python/eager/context.py)", "companion-mismatch"),
+    ("ImportError: cannot import name 'SAVE_STATE_WARNING' from 'torch.optim.lr_scheduler' "
+     "(C:\\venv\\lib\\site-packages\\torch\\optim\\lr_scheduler.py)", "companion-mismatch"),
+    # both orders of the same two imports, in one line each
+    ("- error: `import foolib, tensorflow`\n- no error: `import tensorflow, foolib`", "import-order-conflict"),
+    ("import cv2, torch   # crashes\nimport torch, cv2   # fine", "import-order-conflict"),
+    # a Windows program (no Python import) that will not start for a DLL it cannot find
+    ("启动EXE时提示找不到指定的模块", "missing-vc-runtime"),
+    ("When I try to run `rundll32 Hook.dll,Inject`:\nThere was a problem starting Hook.dll\n"
+     "The specified module could not be found.", "missing-vc-runtime"),
+    ("Launching MyTool.exe shows a dialog:\n指定されたモジュールが見つかりません。", "missing-vc-runtime"),
+    # pip's isolated build has no torch, the error told first (a report's title)
+    ("ModuleNotFoundError: No module named 'torch' but torch is installed\n"
+     "Obtaining file:///src/ext\n  Installing build dependencies ... done\n"
+     "  Getting requirements to build editable ... error\n  error: subprocess-exited-with-error",
+     "extension-build-env"),
+    # SIGILL on an Intel Mac (a macOS release older than Apple Silicon)
+    ("Illegal instruction: 4 when importing the wheel on macOS Sierra (10.12.5)", "cpu-instructions-unsupported"),
+    ("OS: Mac OS X 10.13.6\n$ python -c 'import tensorflow'\nIllegal instruction: 4", "cpu-instructions-unsupported"),
+    # an extension nvcc 10+ compiled, loaded with an older CUDA runtime
+    ("ImportError: /home/me/proj/emd_cuda.cpython-37m-x86_64-linux-gnu.so: undefined symbol: "
+     "__cudaPopCallConfiguration", "cuda-toolkit-mismatch"),
+    ("undefined symbol: __cudaPushCallConfiguration", "cuda-toolkit-mismatch"),
+]
+
+# (a look-alike, a cause it must not put first)
+NOT_CLAIMED = [
+    # a name missing from a package that is no framework stays the requirement's
+    ("ImportError: cannot import name 'cached_download' from 'huggingface_hub' "
+     "(/venv/lib/python3.10/site-packages/huggingface_hub/__init__.py)", "companion-mismatch"),
+    # an import from a package, not two orders of one pair
+    ('  File "..\\ppocr\\data\\__init__.py", line 34, in <module>\n'
+     "    from ppocr.data.imaug import transform, create_operators\nimport create_operators, transform",
+     "import-order-conflict"),
+    ("import numpy, scipy\nimport scipy, numpy\nboth work", "import-order-conflict"),
+    # a Python import's DLL failure is its own signatures'
+    ("When I run main.py:\nImportError: DLL load failed while importing _ext: The specified module could not be found.",
+     "dll-version-conflict"),
+    # a file the program cannot find is no module
+    ("Launching tool.exe: The system cannot find the file specified.", "missing-vc-runtime"),
+    # torch missing at run time is no build
+    ("ModuleNotFoundError: No module named 'torch'\nI installed it with pip and ran python train.py",
+     "extension-build-env"),
+    # SIGILL on an Apple Silicon Mac stays the architecture's
+    ("MacBook Pro M1, macOS 14.2\n$ python app.py\nIllegal instruction: 4", "cpu-instructions-unsupported"),
+    # another undefined symbol of CUDA's is no launch API
+    ("ImportError: libtorch_cuda.so: undefined symbol: cudaGraphInstantiateWithFlags, version libcudart.so.11.0",
+     "cuda-toolkit-mismatch"),
+    # another mmcv symbol is no release of its own
+    ("ImportError: /opt/venv/lib/python3.8/site-packages/mmcv/_ext.cpython-38-x86_64-linux-gnu.so: "
+     "undefined symbol: _ZN2at4_ops19empty_memory_format4callEN3c108ArrayRefIlEENS2_8optionalINS2_10ScalarTypeEEE",
+     "known-bad-release"),
+]
+
+# words of success: no answer
+HEALTHY = [
+    "import tensorflow, foolib  # works\nimport foolib, tensorflow  # works too",
+    "MyTool.exe started fine after I installed the redistributable.",
+    "Getting requirements to build wheel ... done\nSuccessfully installed ext-0.1",
+    "macOS Sierra 10.12, tensorflow 1.2 runs fine",
+]
+
+
+def test_mmcv_full_1_3_18_is_named_by_the_symbol_its_ops_lack() -> None:
+    """The release table's mmcv-full entry (open-mmlab/mmcv#1556): the release and its mark name
+    the regression; a compiled-ops failure with a full path stays a close call with the ABI
+    mismatch it looks like, so the release is asserted among the first two, not first."""
+    text = ("mmcv-full 1.3.18\nImportError: /opt/venv/lib/python3.7/site-packages/mmcv/"
+            "_ext.cpython-37m-x86_64-linux-gnu.so: undefined symbol: _Z27points_in_boxes_cpu_forwardN2at6TensorES0_S0_")
+    assert "known-bad-release" in shown_slugs(text, words=False)[:2]
+    other = text.replace("points_in_boxes", "roi_align").replace("1.3.18", "1.7.0")
+    assert "known-bad-release" not in shown_slugs(other, words=False)
