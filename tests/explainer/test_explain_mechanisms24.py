@@ -36,6 +36,25 @@ CASES = [
     ("ImportError: /home/me/proj/emd_cuda.cpython-37m-x86_64-linux-gnu.so: undefined symbol: "
      "__cudaPopCallConfiguration", "cuda-toolkit-mismatch"),
     ("undefined symbol: __cudaPushCallConfiguration", "cuda-toolkit-mismatch"),
+    # pip's legacy install of a package that publishes wheels: none fits this interpreter
+    ("error: legacy-install-failure\n\n× Encountered error while trying to install package.\n╰─> sentencepiece\n\n"
+     "Run on MacBook m1, Python 3.11", "unsupported-python"),
+    # the user's words put the failure on one Python release
+    ("Build Wheel Error on Python 3.12\n\nKeep getting error for py3.12 when trying to pip install eval7",
+     "unsupported-python"),
+    ("I did not find pyrealsense2 for python 3.12 or above, how do I install it?", "unsupported-python"),
+    # pip says the package is there, the program cannot import it: two interpreters
+    ("ModuleNotFoundError: No module named 'omegaconf'\n\nI ran pip install omegaconf and it said it was "
+     "already installed!!!", "interpreter-mismatch"),
+    ("$ pip install insightface\nRequirement already satisfied: insightface in c:\\python310\\lib\\site-packages "
+     "(0.7.3)\n...\nModuleNotFoundError: No module named 'insightface'", "interpreter-mismatch"),
+    # a C++ header with no extension, not installed
+    ("torchsparse/backend/hashmap/hashmap_cpu.hpp:7:10: fatal error: google/dense_hash_map: No such file or "
+     "directory\n compilation terminated.", "extension-build-env"),
+    # Cython 3.0 broke a build written for 0.29
+    ("Can't build with current Cython\n\nOur installations started failing with the release of Cython 3.0.0",
+     "extension-build-env"),
+    ("pip install fail on cython3.0", "extension-build-env"),
 ]
 
 # (a look-alike, a cause it must not put first)
@@ -65,6 +84,17 @@ NOT_CLAIMED = [
     ("ImportError: /opt/venv/lib/python3.8/site-packages/mmcv/_ext.cpython-38-x86_64-linux-gnu.so: "
      "undefined symbol: _ZN2at4_ops19empty_memory_format4callEN3c108ArrayRefIlEENS2_8optionalINS2_10ScalarTypeEEE",
      "known-bad-release"),
+    # a package that is no binary-wheel package, and a wheel that was built
+    ("× Encountered error while trying to install package.\n╰─> mylocalpkg", "unsupported-python"),
+    ("Created wheel for foo: filename=foo-1.0-cp312-cp312-linux_x86_64.whl, a wheel for Python 3.12",
+     "unsupported-python"),
+    # "already installed" of something that then imports
+    ("pip said it was already installed; training then stopped with CUDA out of memory",
+     "interpreter-mismatch"),
+    # a source file, not a header
+    ("gcc: fatal error: src/ops/nms.cpp: No such file or directory", "extension-build-env"),
+    # Cython 3 named without a failure
+    ("Cython 3.0 is much faster for our extension, we moved to it", "extension-build-env"),
 ]
 
 # words of success: no answer
@@ -73,6 +103,9 @@ HEALTHY = [
     "MyTool.exe started fine after I installed the redistributable.",
     "Getting requirements to build wheel ... done\nSuccessfully installed ext-0.1",
     "macOS Sierra 10.12, tensorflow 1.2 runs fine",
+    "Successfully built wheel for Python 3.12 and installed it",
+    "Requirement already satisfied: numpy in ./venv/lib/python3.11/site-packages (1.26.4)",
+    "Compiling with Cython 3.0.10 ... done",
 ]
 
 
