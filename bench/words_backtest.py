@@ -22,7 +22,8 @@ from typing import Dict, List, Tuple
 from dldoctor.explainer.corpus import load_corpus
 from dldoctor.explainer.match import Candidate, Hit
 from dldoctor.explainer.report import MIN_SHOWN
-from dldoctor.explainer.words import build_table, parse_table, with_words
+from dldoctor.explainer.words import with_words
+from dldoctor.explainer.words_table import build_table, parse_table
 
 ROOT = Path(__file__).resolve().parent.parent
 #: generation -> the last commit at which its held-out cases were the test split (the parent

@@ -11,7 +11,7 @@ from pathlib import Path
 from _run import run
 
 from dldoctor.explainer.corpus import GENERATION, load_corpus
-from dldoctor.explainer.words import TABLE, build_table, dump_table
+from dldoctor.explainer.words_table import TABLE, build_table, dump_table
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "data" / "explain"

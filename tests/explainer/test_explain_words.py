@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from dldoctor.errors import DataError
 from dldoctor.explainer import FALLBACK_NOTE, diagnose_text
 from dldoctor.explainer.corpus import load_corpus
 from dldoctor.explainer.match import WORDS, is_fallback
@@ -15,14 +16,14 @@ from dldoctor.explainer.words import (
     CAP,
     TABLE,
     WINDOW,
-    build_table,
-    dump_table,
     load_table,
+    nearest,
     parse_table,
     reports_failure,
     tokens,
     word_candidates,
 )
+from dldoctor.explainer.words_table import build_table, dump_table, tfidf
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "src" / "dldoctor" / "conditions" / TABLE
@@ -129,7 +130,11 @@ def test_word_evidence_runs_on_the_oldest_supported_python(tmp_path: Path) -> No
     assert out.stdout.strip() == WORDS
 
 
-@pytest.mark.parametrize("content", ["{not json", '{"schema_version": 1, "idf": {}}', "[1, 2]", "\xff\xfe"])
+@pytest.mark.parametrize("content", [
+    "{not json", '{"schema_version": 2, "idf": {}}', "[1, 2]", "\xff\xfe",
+    '{"schema_version": 2, "cases": 1, "idf": {"abc": 1.0}, "centroids": {}, '
+    '"case_vectors": [{"case": "a", "cause": "x", "terms": {"abc": "high"}}]}',
+])
 def test_a_broken_shipped_table_is_one_line_and_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                         capsys: pytest.CaptureFixture[str], content: str) -> None:
     """A broken words.json is a bug in what was shipped: one line naming it, exit 2, no traceback."""
@@ -147,3 +152,73 @@ def test_a_broken_shipped_table_is_one_line_and_exit_2(tmp_path: Path, monkeypat
         words.load_table.cache_clear()
     err = capsys.readouterr().err
     assert TABLE in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def _centroid_ranking(text: str, cases: list) -> list:  # type: ignore[type-arg]
+    """The causes by cosine to their centroid alone (word evidence before it read reports)."""
+    table = parse_table(build_table(cases, "test"))
+    vec = tfidf(tokens(text), table.idf, table.unknown_idf)
+    score: dict = {}  # type: ignore[type-arg]
+    for term, w in vec.items():
+        for cause, cw in table.postings.get(term, ()):
+            score[cause] = score.get(cause, 0.0) + w * cw
+    return sorted(score, key=lambda c: (-score[c], c))
+
+
+def test_a_near_copy_of_one_report_of_a_small_cause_finds_that_cause() -> None:
+    """A small cause whose reports differ has a diluted centroid, and a big cause that shares
+    each word with some of its reports has a nearer one; the report the text copies still
+    decides."""
+    noise = ["amber", "basil", "cedar", "dune", "ember", "fern", "gale", "heath", "iris", "jade", "koala", "lynx"]
+    words = ["zebra", "yak", "xenon", "walrus"]
+    cases = [("small-1", "small-cause", "zebra yak xenon walrus"),
+             ("small-2", "small-cause", "kiwi lemon mango nectar"),
+             ("small-3", "small-cause", "kiwi lemon mango nectar olive")]
+    cases += [(f"big-{j}", "big-cause", f"{words[j % 4]} {noise[j]} {noise[(j + 1) % 12]}") for j in range(12)]
+    text = "walrus xenon yak zebra"
+    assert _centroid_ranking(text, cases)[0] == "big-cause", "the centroids alone prefer the big cause"
+    near = nearest(text, parse_table(build_table(cases, "test")))
+    assert [c for c, _, _ in near] == ["small-cause", "big-cause"]
+    assert set(near[0][2]) == set(words)
+
+
+def test_a_cause_found_only_by_a_report_shows_the_words_it_shares_with_it() -> None:
+    raw = {"schema_version": 2, "cases": 2, "idf": {"fbgemm": 3.0, "winerror": 3.0},
+           "centroids": {"dll-missing": {"winerror": 1.0}},
+           "case_vectors": [{"case": "a", "cause": "dll-missing", "terms": {"winerror": 1.0}},
+                            {"case": "b", "cause": "bad-wheel", "terms": {"fbgemm": 1.0}}]}
+    near = nearest("fbgemm fbgemm", parse_table(raw))
+    assert near == [("bad-wheel", pytest.approx(0.5 / 3), ("fbgemm",))]
+
+
+def _tiny_table() -> dict:  # type: ignore[type-arg]
+    return {"schema_version": 2, "cases": 2, "idf": {"cudnn": 2.0, "fbgemm": 3.0},
+            "centroids": {"bad-wheel": {"fbgemm": 1.0}},
+            "case_vectors": [{"case": "a", "cause": "bad-wheel", "terms": {"fbgemm": 0.8, "cudnn": 0.6}},
+                             {"case": "b", "cause": "bad-wheel", "terms": {}}]}
+
+
+@pytest.mark.parametrize("entry", [
+    ["bad-wheel", {"fbgemm": 1.0}],  # not an object
+    {"case": "a", "terms": {"fbgemm": 1.0}},  # no cause
+    {"case": "a", "cause": 7, "terms": {"fbgemm": 1.0}},  # a cause that is no name
+    {"case": "a", "cause": "bad-wheel", "terms": ["fbgemm"]},  # terms that are no object
+    {"case": "a", "cause": "bad-wheel", "terms": {"fbgemm": "high"}},  # a weight that is no number
+    {"case": "a", "cause": "bad-wheel", "terms": {"fbgemm": 1.5}},  # a weight out of (0, 1]
+    {"case": "a", "cause": "bad-wheel", "terms": {"fbgemm": -0.2, "cudnn": 0.9}},
+    {"case": "a", "cause": "bad-wheel", "terms": {"xformers": 1.0}},  # a term without idf
+])
+def test_a_malformed_case_vector_is_refused(entry: object) -> None:
+    raw = _tiny_table()
+    assert parse_table(raw).case_causes == ("bad-wheel", "bad-wheel"), "the well-formed table loads"
+    raw["case_vectors"][0] = entry
+    with pytest.raises(DataError, match="malformed"):
+        parse_table(raw)
+
+
+@pytest.mark.parametrize("vectors", [None, {"a": {}}, [{"case": "a", "cause": "bad-wheel", "terms": {}}]])
+def test_case_vectors_that_are_not_one_per_train_report_are_refused(vectors: object) -> None:
+    raw = _tiny_table()
+    raw["case_vectors"] = vectors
+    with pytest.raises(DataError, match="malformed"):
+        parse_table(raw)
