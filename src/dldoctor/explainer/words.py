@@ -119,17 +119,18 @@ def nearest(text: str, table: WordTable, limit: int = LIMIT) -> List[Tuple[str, 
     vec = tfidf(tokens(text), table.idf, table.unknown_idf)
     centroid: Dict[str, float] = {}
     shared: Dict[str, List[Tuple[float, str]]] = {}
-    cases: Dict[int, float] = {}
+    cases = [0.0] * len(table.case_causes)  # one cosine per train report: a list, not a dict, on this hot loop
     for term, w in vec.items():
         for cause, cw in table.postings.get(term, ()):
             centroid[cause] = centroid.get(cause, 0.0) + w * cw
             shared.setdefault(cause, []).append((w * cw, term))
         ids, weights = table.case_postings.get(term, NO_POSTINGS)
         for i, cw in zip(ids, weights):
-            cases[i] = cases.get(i, 0.0) + w * cw
+            cases[i] += w * cw
     by_cause: Dict[str, List[Tuple[float, int]]] = {}
-    for i, s in cases.items():
-        by_cause.setdefault(table.case_causes[i], []).append((s, i))
+    for i, s in enumerate(cases):
+        if s > 0:  # a report sharing a word (weights are positive)
+            by_cause.setdefault(table.case_causes[i], []).append((s, i))
     near = {cause: heapq.nlargest(NEIGHBOURS, sims) for cause, sims in by_cause.items()}
     score = {cause: NEIGHBOUR_SHARE * sum(s for s, _ in near.get(cause, ())) / NEIGHBOURS
              + (1 - NEIGHBOUR_SHARE) * centroid.get(cause, 0.0) for cause in set(centroid) | set(near)}
