@@ -1,12 +1,14 @@
 """Benchmark: `explain` matching on hostile texts, per signature, as seconds per MiB.
 
 A pasted text can be 32 MiB of anything. For every signature this builds texts that make
-its regex work hardest: its anchors repeated densely (so windows cover everything), each
-literal piece of its pattern followed by long runs of the characters its repeats accept,
-and runs of delimiters. Every text is matched by the whole matcher (all signatures, as
-explain runs); printed: the worst texts, the seconds they would take at 32 MiB (matching is
-linear, so that is a multiplication, checked by one run at 4x the size), peak memory, and
-the 10,000-line log's time from bench_explain for scale.
+its regex work hardest: the beginnings of its real matches in the corpus repeated, its
+anchors repeated densely (so windows cover everything), each literal piece of its pattern
+followed by long runs of the characters its repeats accept, and runs of delimiters. Every
+text is matched by the whole matcher (all signatures, as explain runs); printed: the worst
+texts, the seconds they would take at 32 MiB (matching is linear, so that is a
+multiplication, checked by one run at 4x the size; an upper bound, since a regex reads at
+most ``match.SCAN_BUDGET`` characters of its windows), peak memory, and the 10,000-line
+log's time from bench_explain for scale.
 
     python bench/bench_explain_hostile.py [--mib 1] [--top 12]
 """
@@ -14,12 +16,15 @@ the 10,000-line log's time from bench_explain for scale.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import re
 import time
 import tracemalloc
+from pathlib import Path
 from typing import Any, Iterator, List, Tuple
 
+from dldoctor.explainer.corpus import read_case
 from dldoctor.explainer.match import find_hits
 from dldoctor.explainer.signatures import Signature, load_signatures
 
@@ -55,11 +60,48 @@ def literals(sig: Signature) -> List[str]:
     return sorted({p for p in out if len(p) >= 2}, key=len, reverse=True)[:6]
 
 
+CORPUS = Path(__file__).parents[1] / "tests" / "data" / "explain" / "train"
+PREFIXES = (8, 16, 40)
+
+
+@functools.lru_cache(maxsize=1)
+def _corpus_texts() -> Tuple[str, ...]:
+    return tuple(read_case(p).text for p in sorted(CORPUS.glob("*.toml")))
+
+
+@functools.lru_cache(maxsize=None)
+def real_starts(sig: Signature) -> Tuple[str, ...]:
+    """The beginnings of the signature's first real matches in the corpus (8, 16 and 40
+    characters, and the whole match but its last 1 or 20).
+
+    The literal pieces miss what a pattern's classes need around an anchor (the digits of
+    ``2.1.0+cpu``); a real match's first characters have them. Repeated, a beginning starts a
+    match attempt at every copy that must fail at the next one: the case where a gap that does
+    not stop at its own start scans its whole length from every copy.
+    """
+    found: List[str] = []
+    for text in _corpus_texts():
+        low = text.lower()
+        if not any(a in low for a in sig.anchors):
+            continue
+        m = sig.pattern.search(text)
+        if m and m.group(0):
+            whole = m.group(0)
+            found += [whole[:k] for k in PREFIXES if k < len(whole) or k == PREFIXES[0]]
+            found += [whole[:-k] for k in (1, 20) if len(whole) > max(PREFIXES) + k]  # all but its end
+        if len(found) >= 2 * (len(PREFIXES) + 2):
+            break
+    return tuple(dict.fromkeys(found))
+
+
 def texts(sig: Signature, size: int) -> Iterator[Tuple[str, str]]:
     """(description, text of about ``size`` characters) built to stress ``sig``."""
     def fill(unit: str) -> str:
         return (unit * (size // max(1, len(unit)) + 1))[:size]
 
+    for start in real_starts(sig):
+        yield f"real start {start!r} + newline repeated", fill(start + "\n")
+        yield f"real start {start!r} + space repeated", fill(start + " ")
     for anchor in sig.anchors:
         yield f"{anchor!r} repeated", fill(anchor)
         yield f"{anchor!r} + space repeated", fill(anchor + " ")

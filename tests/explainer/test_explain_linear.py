@@ -75,6 +75,24 @@ def test_dense_anchors_cost_bounded_memory() -> None:
     assert peak < 8 * len(text)
 
 
+def test_a_paste_dense_in_one_signatures_anchors_is_read_at_its_start_and_end() -> None:
+    """Past SCAN_BUDGET characters of one signature's windows its regex reads their first and
+    last halves: the error at either end of a huge log is found, one buried in its middle is
+    not (the price of bounded time), and a text within the budget is read whole."""
+    from dldoctor.explainer.match import SCAN_BUDGET
+    from dldoctor.explainer.signatures import SignatureSet
+
+    one = SignatureSet(tuple(s for s in load_signatures().signatures if s.id == "nightly-load-failure"), ())
+    err = "pip install --pre torch (nightly)\nImportError: DLL load failed while importing _C\n"
+    line = "nightly build log line\n"
+    filler = line * (SCAN_BUDGET // len(line) + 1)
+    assert "nightly-load-failure" in find_hits(filler + err, one)
+    assert "nightly-load-failure" in find_hits(err + filler, one)
+    assert "nightly-load-failure" not in find_hits(filler + err + filler, one)
+    half = line * (SCAN_BUDGET // len(line) // 4)
+    assert "nightly-load-failure" in find_hits(half + err + half, one)
+
+
 def test_anchors_searched_in_shorter_anchors_windows_find_the_same_hits(monkeypatch: pytest.MonkeyPatch) -> None:
     """The windows of "dll load failed" derived from those of "dll" hold every match that a
     search of the whole text finds (SPARSE = -1 turns the derivation off)."""

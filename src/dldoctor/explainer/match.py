@@ -9,6 +9,8 @@ in the text's size, whatever it holds:
   windows of ``reach`` characters around anchor occurrences, never on the whole text;
 * anchors are found in linear time (:mod:`dldoctor.explainer.anchors`), and only the
   signatures one of whose anchors occurs are tried;
+* a regex reads at most :data:`SCAN_BUDGET` characters of its windows (their first and last
+  halves), so a paste dense in one signature's anchors costs what 1 MiB of it costs;
 * line numbers and the lines shown are computed once per hit from bounded neighbourhoods.
 """
 
@@ -26,6 +28,14 @@ from dldoctor.explainer.signatures import Signature, SignatureSet
 MAX_HITS_PER_SIGNATURE = 3
 MAX_LINE_CHARS = 400
 CONTEXT = 200  # chars of a long line shown before a match
+#: The most characters of its anchor windows one signature's regex reads in one text: the first
+#: and the last half. Linear is not enough when the constant is a gap's length: a paste dense in
+#: one signature's anchors (a video's per-frame detection lines, a notebook importing h5py in
+#: every cell) makes every copy start an attempt that scans its whole gap. So such a paste costs
+#: what 1 MiB of it costs, not 32 MiB's worth; a log's end, where its traceback is, is still read.
+#: The price: a clue only in the middle of such a paste is not seen, and neither is a specific
+#: signature there that would make a generic one moot (``unless``).
+SCAN_BUDGET = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -66,6 +76,35 @@ def _spans(windows: Iterable[array[int]]) -> Iterator[Tuple[int, int]]:
         yield merged[0], merged[1]
 
 
+def _budgeted(spans: Iterable[Tuple[int, int]], reach: int, budget: int = SCAN_BUDGET) -> List[Tuple[int, int, int]]:
+    """``(lo, hi, end)``: a match is tried from ``lo`` to before ``hi`` and may read up to
+    ``end``. The spans whole, or when they hold more than ``budget`` characters their first and
+    last ``budget // 2`` characters (see :data:`SCAN_BUDGET`). Where the first half is cut inside
+    a span, a match starting before the cut still reads ``reach`` characters past it: a
+    look-ahead ("not followed by ...") must not take the cut for the text's end."""
+    spans = list(spans)
+    if sum(hi - lo for lo, hi in spans) <= budget:
+        return [(lo, hi, hi) for lo, hi in spans]
+    half = budget // 2
+    head: List[Tuple[int, int, int]] = []
+    used = 0
+    for lo, hi in spans:
+        if used >= half:
+            break
+        cut = min(hi, lo + half - used)
+        head.append((lo, cut, min(hi, cut + reach)))
+        used += cut - lo
+    tail: List[Tuple[int, int, int]] = []
+    used = 0
+    for lo, hi in reversed(spans):
+        if used >= half:
+            break
+        start = max(lo, hi - (half - used))  # a look-behind still sees the text before it
+        tail.append((start, hi, hi))
+        used += hi - start
+    return head + tail[::-1]
+
+
 def _matches(sig: Signature, text: str, windows: Dict[str, array[int]]) -> List[re.Match[str]]:
     if sig.distinct:
         return _distinct_matches(sig, text, windows)
@@ -73,8 +112,10 @@ def _matches(sig: Signature, text: str, windows: Dict[str, array[int]]) -> List[
     last_end = -1
     # (the loader gives every signature an anchor; one without would scan the whole text)
     spans = _spans(windows[a] for a in sig.anchors) if sig.anchors else iter([(0, len(text))])
-    for lo, hi in spans:
-        for m in sig.pattern.finditer(text, max(lo, last_end), hi):
+    for lo, hi, end in _budgeted(spans, sig.reach):
+        for m in sig.pattern.finditer(text, max(lo, last_end), end):
+            if m.start() >= hi:
+                break
             found.append(m)
             last_end = m.end()
             if len(found) >= MAX_HITS_PER_SIGNATURE:
@@ -88,8 +129,10 @@ def _distinct_matches(sig: Signature, text: str, windows: Dict[str, array[int]])
     there are two. Still one pass over the anchor windows."""
     seen: Dict[str, re.Match[str]] = {}
     last_end = -1
-    for lo, hi in _spans(windows[a] for a in sig.anchors):
-        for m in sig.pattern.finditer(text, max(lo, last_end), hi):
+    for lo, hi, end in _budgeted(_spans(windows[a] for a in sig.anchors), sig.reach):
+        for m in sig.pattern.finditer(text, max(lo, last_end), end):
+            if m.start() >= hi:
+                break
             last_end = m.end()
             value = next((v for k, v in m.groupdict().items() if v and k.startswith(sig.distinct)), "")
             value = value.replace(".", "").lower()
