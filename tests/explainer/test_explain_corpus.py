@@ -50,13 +50,13 @@ def test_corpus_has_localized_windows_messages() -> None:
 
 # The thresholds are a ratchet on what the rules were written on (train), measured with the
 # rules alone (word evidence is built from train, so on train it would answer in-sample): they
-# hold today's level (top-1 78.3%, top-3 84.7%, text only 77.5% over 4,408 cases: generations 1
-# to 19 of the held-out cases included) so no change can lower it.
-# (Generation 19's 41 held-out cases joined train at 53.7% / 63.4% by the rules when generation
-# 20 began: that lowered the level from 78.5 / 84.9 over 4,367 to 78.3 / 84.7. Before them, its
-# 42 train cases, collected in the twenty-first session, had scored 42.4% / 60.6% with the rules
-# of the session's start; a twenty-fourth round of rules written on them took them to 64.3% /
-# 73.8%, and the older 4,325 from 78.3 / 84.8 to 78.6 / 85.0.)
+# hold today's level (top-1 78.1%, top-3 84.6%, text only 77.4% over 4,439 cases: generations 1
+# to 20 of the held-out cases included) so no change can lower it.
+# (Generation 20's 16 held-out cases joined train at 50.0% / 62.5% by the rules when generation
+# 21 began: that lowered the level from 78.3 / 84.7 over 4,423. Before them, its 15 train cases,
+# collected in the twenty-second session, had scored 33.3% / 60.0% with the rules of the
+# session's start; a twenty-fifth round of rules written on them took them to 73.3% / 86.7%,
+# and the older 4,408 stayed where they were.)
 # The issue's target (90% / 98% on reports never seen) is not reached yet. The frozen test
 # split is measured and reported (bench/explain_accuracy.py), never asserted: a red test
 # would be an invitation to read its misses.
@@ -69,13 +69,13 @@ def _with_facts() -> Dict[str, Outcome]:
 
 def test_top1_accuracy_with_machine_facts() -> None:
     top1, top3 = accuracy(list(_with_facts().values()))
-    assert top1 >= 0.782
-    assert top3 >= 0.847
+    assert top1 >= 0.781
+    assert top3 >= 0.846
 
 
 def test_top1_accuracy_from_text_alone() -> None:
     top1, _ = accuracy(evaluate(TRAIN, use_facts=False, words=False))
-    assert top1 >= 0.775
+    assert top1 >= 0.774
 
 
 def test_known_misses_are_train_cases() -> None:
