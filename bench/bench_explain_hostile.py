@@ -24,7 +24,7 @@ import tracemalloc
 from pathlib import Path
 from typing import Any, Iterator, List, Tuple
 
-from dldoctor.explainer.corpus import read_case
+from dldoctor.explainer.corpus import load_corpus
 from dldoctor.explainer.match import find_hits
 from dldoctor.explainer.signatures import Signature, load_signatures
 
@@ -60,13 +60,13 @@ def literals(sig: Signature) -> List[str]:
     return sorted({p for p in out if len(p) >= 2}, key=len, reverse=True)[:6]
 
 
-CORPUS = Path(__file__).parents[1] / "tests" / "data" / "explain" / "train"
+CORPUS = Path(__file__).parents[1] / "tests" / "data" / "explain"
 PREFIXES = (8, 16, 40)
 
 
 @functools.lru_cache(maxsize=1)
 def _corpus_texts() -> Tuple[str, ...]:
-    return tuple(read_case(p).text for p in sorted(CORPUS.glob("*.toml")))
+    return tuple(c.text for c in load_corpus(CORPUS, ("train",)))
 
 
 @functools.lru_cache(maxsize=None)

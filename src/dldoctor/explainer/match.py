@@ -105,21 +105,28 @@ def _budgeted(spans: Iterable[Tuple[int, int]], reach: int, budget: int = SCAN_B
     return head + tail[::-1]
 
 
-def _matches(sig: Signature, text: str, windows: Dict[str, array[int]]) -> List[re.Match[str]]:
-    if sig.distinct:
-        return _distinct_matches(sig, text, windows)
-    found: List[re.Match[str]] = []
+def _scan(sig: Signature, text: str, spans: Iterable[Tuple[int, int]]) -> Iterator[re.Match[str]]:
+    """The signature's matches in the spans, in text order, none overlapping the one before,
+    within the scan budget; the caller stops reading when it has what it needs."""
     last_end = -1
-    # (the loader gives every signature an anchor; one without would scan the whole text)
-    spans = _spans(windows[a] for a in sig.anchors) if sig.anchors else iter([(0, len(text))])
     for lo, hi, end in _budgeted(spans, sig.reach):
         for m in sig.pattern.finditer(text, max(lo, last_end), end):
             if m.start() >= hi:
                 break
-            found.append(m)
             last_end = m.end()
-            if len(found) >= MAX_HITS_PER_SIGNATURE:
-                return found
+            yield m
+
+
+def _matches(sig: Signature, text: str, windows: Dict[str, array[int]]) -> List[re.Match[str]]:
+    if sig.distinct:
+        return _distinct_matches(sig, text, windows)
+    found: List[re.Match[str]] = []
+    # (the loader gives every signature an anchor; one without would scan the whole text)
+    spans = _spans(windows[a] for a in sig.anchors) if sig.anchors else iter([(0, len(text))])
+    for m in _scan(sig, text, spans):
+        found.append(m)
+        if len(found) >= MAX_HITS_PER_SIGNATURE:
+            break
     return found
 
 
@@ -128,18 +135,13 @@ def _distinct_matches(sig: Signature, text: str, windows: Dict[str, array[int]])
     whose name starts with it, for alternatives; dots ignored: "3.9" is "39"); none unless
     there are two. Still one pass over the anchor windows."""
     seen: Dict[str, re.Match[str]] = {}
-    last_end = -1
-    for lo, hi, end in _budgeted(_spans(windows[a] for a in sig.anchors), sig.reach):
-        for m in sig.pattern.finditer(text, max(lo, last_end), end):
-            if m.start() >= hi:
-                break
-            last_end = m.end()
-            value = next((v for k, v in m.groupdict().items() if v and k.startswith(sig.distinct)), "")
-            value = value.replace(".", "").lower()
-            if value and value not in seen:
-                seen[value] = m
-                if len(seen) == 2:
-                    return list(seen.values())
+    for m in _scan(sig, text, _spans(windows[a] for a in sig.anchors)):
+        value = next((v for k, v in m.groupdict().items() if v and k.startswith(sig.distinct)), "")
+        value = value.replace(".", "").lower()
+        if value and value not in seen:
+            seen[value] = m
+            if len(seen) == 2:
+                return list(seen.values())
     return []
 
 
