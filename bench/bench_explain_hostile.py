@@ -26,7 +26,9 @@ from typing import Any, Iterator, List, Tuple
 
 from dldoctor.explainer.corpus import load_corpus
 from dldoctor.explainer.match import find_hits
+from dldoctor.explainer.pins import findings
 from dldoctor.explainer.signatures import Signature, load_signatures
+from dldoctor.explainer.weigh import Facts
 
 _sre: Any = importlib.import_module("re._parser" if hasattr(re, "_parser") else "sre_parse")
 FILLERS = ["a", "0", "/", "\\", ".", " ", "-", "_", ":", '"', "'", "(", "\n", "é", "中", "a/", "a.", "x "]
@@ -119,6 +121,25 @@ def seconds(text: str) -> float:
     return time.perf_counter() - t0
 
 
+#: texts for the wheel-table step (dldoctor.explainer.pins), which reads a failed pin and the
+#: Python and platform around it outside the signatures: one pin, then filler its regexes read
+PIN = "ERROR: No matching distribution found for torch==1.9.1\n"
+PIN_FILLERS = ("python on with using running Python 3.1\n", "Using Python lib/python lib/pythonx \n",
+               "ERROR: Could not find a version that satisfies the requirement torch==1.9.1 (from versions: "
+               + ", ".join(f"1.{i}.0" for i in range(900)) + ")\n", "satisfies the requirement torch" * 3 + "\n")
+
+
+def pin_seconds(size: int) -> List[Tuple[float, str]]:
+    """(seconds, filler) of the wheel-table step on each pin text of ``size`` characters."""
+    out = []
+    for filler in PIN_FILLERS:
+        text = PIN + filler * (size // len(filler))
+        t0 = time.perf_counter()
+        list(findings(text, Facts()))
+        out.append((time.perf_counter() - t0, filler[:40]))
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--mib", type=float, default=0.25, help="size of each hostile text")
@@ -152,6 +173,8 @@ def main() -> int:
     tracemalloc.stop()
     print(f"worst again at {args.mib * 4} MiB: {big:.3f} s/MiB (linear: about {per_mib:.3f}); "
           f"matcher's peak allocation {peak / 2**20:.1f} MiB for a {len(text) / 2**20:.1f} MiB text")
+    for spent, what in pin_seconds(size * 4):
+        print(f"wheel-table step at {args.mib * 4} MiB: {spent / (args.mib * 4):.3f} s/MiB  ({what!r}...)")
     return 0
 
 

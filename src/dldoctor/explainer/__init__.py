@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Optional, Sequence, Tuple
 
 from dldoctor.explainer.match import Candidate, Hit, is_fallback, match_text
+from dldoctor.explainer.pins import weigh_pins
 from dldoctor.explainer.platform import text_platform
 from dldoctor.explainer.report import ExplainReport, infer_platform, to_diagnoses
 from dldoctor.explainer.signatures import SignatureSet, load_signatures
@@ -70,6 +71,8 @@ def diagnose_text(
     cands: Tuple[Candidate, ...] = match_text(text, sigs)
     if words:
         cands = with_words(cands, text)
+    # a failed pin read against the wheel table: is the Python the reason (text or machine)
+    cands = weigh_pins(cands, text, facts)
     if facts.known or results:
         # the machine's facts weigh word leads too (a 32-bit Python, the OS), but never past CAP
         cands = cap_words(weigh_facts(cands, facts, results, sigs, text))

@@ -42,7 +42,7 @@ _KEYS = {"source", "platform", "cause", "text", "quote", "facts"}
 #: [facts] keys that explain weighs (the fields of Facts) ...
 FACT_KEYS = frozenset(f.name for f in fields(Facts))
 #: ... and keys a thread confirmed that explain does not weigh (kept for the reader)
-NOTE_KEYS = frozenset({"python", "cuda", "numpy", "onnxruntime", "paddlepaddle", "tensorflow"})
+NOTE_KEYS = frozenset({"cuda", "numpy", "onnxruntime", "paddlepaddle", "tensorflow"})
 
 
 def thread_of(url: str) -> str:

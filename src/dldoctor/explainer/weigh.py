@@ -32,6 +32,7 @@ class Facts:
     torch_cuda: Optional[str] = None  # "12.1", or "none" for a CPU-only build
     gpu_driver: Optional[str] = None  # "true" | "false"
     python_bits: Optional[str] = None  # "32" | "64"
+    python: Optional[str] = None  # the interpreter's version, "3.10" or "3.10.6"
 
     def get(self, name: str) -> Optional[str]:
         value: Optional[str] = getattr(self, name)
@@ -97,12 +98,17 @@ def facts_from_snapshot(snapshot: Any) -> Facts:
                 torch_cuda = _torch_cuda(fw)
                 break
     bits = _get(snapshot, "interpreter", "bits")
+    info = _get(snapshot, "interpreter", "version_info")
+    python = None
+    if isinstance(info, (list, tuple)) and len(info) >= 2 and all(isinstance(x, int) for x in info[:2]):
+        python = f"{info[0]}.{info[1]}"
     return Facts(
         os=_text(_get(snapshot, "host", "os")),
         torch_version=torch_version,
         torch_cuda=torch_cuda,
         gpu_driver=_text(_get(snapshot, "host", "gpu", "driver_present")),
         python_bits=_text(bits) if isinstance(bits, int) else None,
+        python=python,
     )
 
 

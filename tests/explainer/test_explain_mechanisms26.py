@@ -1,0 +1,48 @@
+"""Mechanism-level rules, twenty-sixth round (issue 14, item 2): written on generation 21's train
+cases, each with a text of our own writing (not a corpus case) and a look-alike it must not
+claim. The wheel table's own round is tests/explainer/test_explain_pins.py."""
+
+from __future__ import annotations
+
+# (text, the cause the mechanism implies first)
+CASES = [
+    # a framework's public submodule imported from another installed package: written for another release
+    ("Traceback (most recent call last):\n"
+     '  File "/opt/venv/lib/python3.9/site-packages/paddlenlp/transformers/model_utils.py", line 31, in <module>\n'
+     "    from paddle.utils.download import is_url\n"
+     "ModuleNotFoundError: No module named 'paddle.utils.download'", "companion-mismatch"),
+    ('  File "C:\\Users\\me\\env\\lib\\site-packages\\torchmetrics\\utilities\\imports.py", line 8, in <module>\n'
+     "    from torch.ao.quantization import QConfig\n"
+     "ModuleNotFoundError: No module named 'torch.ao'", "companion-mismatch"),
+    # pip building torch from its source placeholder
+    ("Running setup.py install for torch ... error\n    ModuleNotFoundError: No module named 'tools.nnwrap'\n"
+     "ERROR: Command errored out with exit status 1", "wrong-index-variant"),
+    # two OpenCV builds in one cv2 folder
+    ('  File "/home/u/.local/lib/python3.10/site-packages/cv2/typing/__init__.py", line 171, in <module>\n'
+     "    LayerId = cv2.dnn.DictValue\nAttributeError: module 'cv2.dnn' has no attribute 'DictValue'",
+     "duplicate-install"),
+    # a TensorFlow add-on's module missing what it takes from TensorFlow
+    (">>> import tensorflow_hub as hub\nAttributeError: module 'tensorflow_hub.tf_v1' has no attribute 'estimator'",
+     "companion-mismatch"),
+]
+
+# (a look-alike, a cause it must not put first)
+NOT_CLAIMED = [
+    # the framework's own file importing its own submodule: a broken install, not a companion
+    ('  File "/opt/venv/lib/python3.9/site-packages/torch/__init__.py", line 1, in <module>\n'
+     "    from torch._C import *\nModuleNotFoundError: No module named 'torch._C'", "companion-mismatch"),
+    # a file named like the framework shadows it
+    ('  File "/home/u/work/tensorflow.py", line 3, in <module>\n    from tensorflow.python import debug\n'
+     "ImportError: No module named 'tensorflow.python'", "companion-mismatch"),
+    # another attribute of cv2.dnn
+    ("AttributeError: module 'cv2.dnn' has no attribute 'readNetFromONNX2'", "duplicate-install"),
+    # an object of the add-on, not its module
+    ("AttributeError: 'KerasLayer' object has no attribute 'estimator'", "companion-mismatch"),
+]
+
+# words of success: no answer
+HEALTHY = [
+    "from paddle.utils.download import get_path_from_url works again after pip install paddlepaddle==2.6.1",
+    "Successfully built torch from source (tools/nnwrap generated the bindings).",
+    "cv2.dnn.DictValue is available in opencv 4.9.0",
+]
