@@ -24,6 +24,15 @@ CASES = [
     # a TensorFlow add-on's module missing what it takes from TensorFlow
     (">>> import tensorflow_hub as hub\nAttributeError: module 'tensorflow_hub.tf_v1' has no attribute 'estimator'",
      "companion-mismatch"),
+    # JAX's CUDA plugin on a host without a GPU
+    ("E0826 jax._src.xla_bridge: Unable to initialize backend 'cuda': FAILED_PRECONDITION: No visible GPU devices.",
+     "gpu-build-without-gpu"),
+    # bitsandbytes cannot load a CUDA runtime
+    ("RuntimeError:\n        CUDA Setup failed despite GPU being available. Inspect the CUDA SETUP outputs above",
+     "missing-shared-library"),
+    # TensorFlow runs without its GPU libraries
+    ("W tensorflow/core/common_runtime/gpu/gpu_device.cc:1850] Cannot dlopen some GPU libraries. "
+     "Skipping registering GPU devices...", "cuda-toolkit-mismatch"),
 ]
 
 # (a look-alike, a cause it must not put first)
@@ -38,6 +47,8 @@ NOT_CLAIMED = [
     ("AttributeError: module 'cv2.dnn' has no attribute 'readNetFromONNX2'", "duplicate-install"),
     # an object of the add-on, not its module
     ("AttributeError: 'KerasLayer' object has no attribute 'estimator'", "companion-mismatch"),
+    # another backend JAX could not start, on a machine that has none of it
+    ("Unable to initialize backend 'tpu': INTERNAL: Failed to open libtpu.so", "gpu-build-without-gpu"),
 ]
 
 # words of success: no answer
@@ -45,4 +56,5 @@ HEALTHY = [
     "from paddle.utils.download import get_path_from_url works again after pip install paddlepaddle==2.6.1",
     "Successfully built torch from source (tools/nnwrap generated the bindings).",
     "cv2.dnn.DictValue is available in opencv 4.9.0",
+    "CUDA SETUP: Detected CUDA version 118\nCUDA SETUP: Loading binary ... done",
 ]
