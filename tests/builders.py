@@ -20,7 +20,7 @@ from dldoctor.conditions.frameworks import framework_table
 from dldoctor.model import Finding
 from dldoctor.snapshot.model import Distribution, Framework, Snapshot
 
-from .conftest import ROOT, pip_download
+from .conftest import ROOT, cache_lock, pip_download
 
 FOREIGN_WHEELS = ROOT / ".cache" / "foreign-wheels"
 PLAIN = {"PATH": os.environ["PATH"], "LD_LIBRARY_PATH": "", "PYTHONPATH": ""}  # a shell without loader overrides
@@ -96,10 +96,11 @@ def fetch(spec: str, platform: str = "win_amd64") -> Path:
     name, version = spec.split("==")
     stem = f"{name.replace('-', '_')}-{version}-"
     folder = FOREIGN_WHEELS / platform
-    hits = sorted(p for p in folder.glob("*.whl") if p.name.lower().startswith(stem.lower()))
-    if not hits:
-        pip_download(folder, "--platform", platform, "--python-version", "3.11", spec)
+    with cache_lock(f"foreign-{platform}-{stem}"):
         hits = sorted(p for p in folder.glob("*.whl") if p.name.lower().startswith(stem.lower()))
+        if not hits:
+            pip_download(folder, "--platform", platform, "--python-version", "3.11", spec)
+            hits = sorted(p for p in folder.glob("*.whl") if p.name.lower().startswith(stem.lower()))
     assert hits, f"pip downloaded no wheel for {spec}"
     return hits[0]
 

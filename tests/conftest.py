@@ -6,6 +6,8 @@ Everything heavy is created once per session under ``.cache/`` at the repository
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import glob
 import hashlib
 import json
@@ -14,7 +16,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Callable, Dict, Iterator, List, Optional, Sequence
 
 import pytest
 
@@ -74,6 +76,27 @@ def make_venv(path: Path, python: Optional[str] = None, packages: Sequence[str] 
     return path
 
 
+@contextlib.contextmanager
+def cache_lock(name: str) -> Iterator[None]:
+    """Hold an exclusive lock on one entry of ``.cache/`` across the test processes: the suite
+    runs in parallel (pytest-xdist), and two workers that need the same venv, wheel or corpus
+    must not build it at once. A lock of the kernel (flock): a killed worker leaves none held."""
+    folder = CACHE / "locks"
+    folder.mkdir(parents=True, exist_ok=True)
+    with (folder / f"{name}.lock").open("w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """Workers for ``-n auto``: twice the CPUs, at most 6. Most of the suite waits on
+    subprocesses (pip, venvs, probes, Wine), not on a CPU."""
+    return max(2, min(6, 2 * (os.cpu_count() or 1)))
+
+
 def cached_venv(prefix: str, key_parts: Sequence[str], build: Callable[[Path], object]) -> Path:
     """``.cache/venvs/PREFIX-KEY``, built once by ``build(path)``: a marker file written last
     tells a complete venv from one a killed run left half-built (which is rebuilt).
@@ -83,14 +106,19 @@ def cached_venv(prefix: str, key_parts: Sequence[str], build: Callable[[Path], o
     key = hashlib.sha256(" ".join(key_parts).encode()).hexdigest()[:10]
     venv = CACHE / "venvs" / f"{prefix}-{key}"
     done = venv / ".complete"
-    if not done.exists():
-        if venv.exists():
-            shutil.rmtree(venv)
-        drop_unshared_blobs()
-        venv.parent.mkdir(parents=True, exist_ok=True)
-        build(venv)
-        share_file_contents(venv)
-        done.write_text("ok\n")
+    if done.exists():
+        return venv
+    with cache_lock(f"venv-{prefix}-{key}"):
+        if not done.exists():  # another worker may have built it while this one waited
+            if venv.exists():
+                shutil.rmtree(venv)
+            with cache_lock("blobs"):
+                drop_unshared_blobs()
+            venv.parent.mkdir(parents=True, exist_ok=True)
+            build(venv)
+            with cache_lock("blobs"):
+                share_file_contents(venv)
+            done.write_text("ok\n")
     return venv
 
 

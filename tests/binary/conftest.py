@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Dict
 
 import pytest
+from tests.conftest import cache_lock  # tests/binary is no package: the suite's root conftest by name
 
 REPO = Path(__file__).resolve().parents[2]
 CACHE = REPO / ".cache"
@@ -31,7 +32,8 @@ def _fetch_corpus_module():  # type: ignore[no-untyped-def]
 @pytest.fixture(scope="session")
 def corpus() -> Dict[str, Path]:
     """group name -> folder of unpacked native files of real wheels (see fetch_corpus.GROUPS)."""
-    return _fetch_corpus_module().fetch_all(CACHE / "corpus")  # type: ignore[no-any-return]
+    with cache_lock("binary-corpus"):
+        return _fetch_corpus_module().fetch_all(CACHE / "corpus")  # type: ignore[no-any-return]
 
 
 @pytest.fixture(scope="session")

@@ -16,7 +16,7 @@ import pytest
 from dldoctor.snapshot.collect import collect_snapshot
 from dldoctor.snapshot.model import Snapshot
 
-from ..conftest import CACHE, pip_download, pip_install, site_packages, venv_python
+from ..conftest import CACHE, cache_lock, pip_download, pip_install, site_packages, venv_python
 
 EXT = ".cpython-311-x86_64-linux-gnu.so"  # the suffix venv_factory's Python 3.11 imports
 NATIVE = ("missing-shared-library", "wrong-architecture", "dll-version-conflict",
@@ -86,9 +86,10 @@ def copy_packages(src_venv: Path, dst_venv: Path, *globs: str) -> Path:
 def cached_wheel(name: str, *spec: str) -> Path:
     """A real wheel from the index, downloaded once into .cache/wheels."""
     folder = CACHE / "wheels"
-    hits = sorted(folder.glob(f"{name}*.whl"))
-    if not hits:
-        pip_download(folder, *spec)
+    with cache_lock(f"wheels-{name}"):
         hits = sorted(folder.glob(f"{name}*.whl"))
+        if not hits:
+            pip_download(folder, *spec)
+            hits = sorted(folder.glob(f"{name}*.whl"))
     assert hits, f"pip download {spec} left no {name} wheel"
     return hits[-1]

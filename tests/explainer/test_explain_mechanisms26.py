@@ -33,6 +33,16 @@ CASES = [
     # TensorFlow runs without its GPU libraries
     ("W tensorflow/core/common_runtime/gpu/gpu_device.cc:1850] Cannot dlopen some GPU libraries. "
      "Skipping registering GPU devices...", "cuda-toolkit-mismatch"),
+    # two OpenMP runtimes: a crash in the runtime's own thread functions
+    ("Segmentation fault\n    #0 0x1213f0cf0 in void __kmp_suspend_64<false, true>(int, kmp_flag_64<false, true>*)"
+     "+0x30 (libomp.dylib:arm64+0x54cf0)\n    #3 0x1217400e4 in __kmp_fork_barrier(int, int)+0x270",
+     "duplicate-openmp"),
+    # the order in the user's words, with the first import as the subject
+    ("The segfault happens when `lightgbm` is imported before `torch`; it does not occur otherwise.",
+     "import-order-conflict"),
+    # an old keras beside a newer TensorFlow
+    ("---> 19 import keras_preprocessing\nModuleNotFoundError: No module named 'keras_preprocessing'",
+     "companion-mismatch"),
 ]
 
 # (a look-alike, a cause it must not put first)
@@ -49,6 +59,8 @@ NOT_CLAIMED = [
     ("AttributeError: 'KerasLayer' object has no attribute 'estimator'", "companion-mismatch"),
     # another backend JAX could not start, on a machine that has none of it
     ("Unable to initialize backend 'tpu': INTERNAL: Failed to open libtpu.so", "gpu-build-without-gpu"),
+    # an OpenMP setting's name, no crash in the runtime
+    ("I set KMP_AFFINITY=granularity=fine and __kmp_env_print shows it", "duplicate-openmp"),
 ]
 
 # words of success: no answer
