@@ -59,7 +59,8 @@ def test_corpus_has_localized_windows_messages() -> None:
 # and the older 4,408 stayed where they were.)
 # (Generation 21's 41 train cases, collected in the twenty-third session, scored 53.7% / 63.4%
 # by the rules of the session's start; a twenty-sixth round and the wheel table took them to
-# 78.0% / 87.8% and the level to 78.17 / 84.69 over 4,480, text 77.39; the older 4,439 lost none.)
+# 78.0% / 87.8%, the older 4,439 losing none. Its 48 held-out cases then joined train at
+# 62.5% / 70.8% by the rules, which set the level at 78.00 / 84.54 over 4,528, text 77.23.)
 # The issue's target (90% / 98% on reports never seen) is not reached yet. The frozen test
 # split is measured and reported (bench/explain_accuracy.py), never asserted: a red test
 # would be an invitation to read its misses.
@@ -72,13 +73,13 @@ def _with_facts() -> Dict[str, Outcome]:
 
 def test_top1_accuracy_with_machine_facts() -> None:
     top1, top3 = accuracy(list(_with_facts().values()))
-    assert top1 >= 0.781
-    assert top3 >= 0.846
+    assert top1 >= 0.780
+    assert top3 >= 0.845
 
 
 def test_top1_accuracy_from_text_alone() -> None:
     top1, _ = accuracy(evaluate(TRAIN, use_facts=False, words=False))
-    assert top1 >= 0.773
+    assert top1 >= 0.772
 
 
 def test_known_misses_are_train_cases() -> None:
