@@ -91,6 +91,7 @@ def cache_lock(name: str) -> Iterator[None]:
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
+@pytest.hookimpl(optionalhook=True)  # xdist's hook: `-p no:xdist` still runs the suite
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """Workers for ``-n auto``: twice the CPUs, at most 6. Most of the suite waits on
     subprocesses (pip, venvs, probes, Wine), not on a CPU."""

@@ -1,5 +1,6 @@
 """Mechanism-level rules, twenty-sixth round (issue 14, item 2): written on generation 21's train
-cases, each with a text of our own writing (not a corpus case) and a look-alike it must not
+cases, and its last rules on its held-out cases after their one measurement (when they joined
+train); each with a text of our own writing (not a corpus case) and a look-alike it must not
 claim. The wheel table's own round is tests/explainer/test_explain_pins.py."""
 
 from __future__ import annotations
@@ -43,6 +44,17 @@ CASES = [
     # an old keras beside a newer TensorFlow
     ("---> 19 import keras_preprocessing\nModuleNotFoundError: No module named 'keras_preprocessing'",
      "companion-mismatch"),
+    # a framework module a later release removed
+    ("    from paddle.fluid.layer_helper import LayerHelper\nModuleNotFoundError: No module named 'paddle.fluid'",
+     "companion-mismatch"),
+    ("    import tensorflow.contrib.slim as slim\nModuleNotFoundError: No module named 'tensorflow.contrib'",
+     "companion-mismatch"),
+    # an extension's source naming a torch API the installed headers lack
+    ("csrc/scatter.cpp:12:24: error: 'torch::autograd::Function' has not been declared\n"
+     "error: command 'gcc' failed with exit status 1", "companion-mismatch"),
+    # FastDeploy loads with the CUDA toolkit it found on PATH, and fails
+    ("[FastDeploy][INFO]:  Successfully found CUDA ToolKit from system PATH env -> C:\\CUDA\\v10.2\\bin\n"
+     "ImportError: DLL load failed while importing fastdeploy_main", "cuda-toolkit-mismatch"),
 ]
 
 # (a look-alike, a cause it must not put first)
@@ -61,6 +73,23 @@ NOT_CLAIMED = [
     ("Unable to initialize backend 'tpu': INTERNAL: Failed to open libtpu.so", "gpu-build-without-gpu"),
     # an OpenMP setting's name, no crash in the runtime
     ("I set KMP_AFFINITY=granularity=fine and __kmp_env_print shows it", "duplicate-openmp"),
+    # a module of the user's own package, not the framework's removed one
+    ("ModuleNotFoundError: No module named 'paddle_fluid_utils'", "companion-mismatch"),
+    # a name the user's own code lacks
+    ("main.cpp:5:3: error: 'myproject::Tensor' has not been declared", "companion-mismatch"),
+    # an import's timing against a setting, no crash (the fresh-eyes review's texts)
+    ("XLA_FLAGS has no effect if jax is imported before the variable is set", "import-order-conflict"),
+    ("CUDA_VISIBLE_DEVICES is ignored when torch is imported before os.environ is updated", "import-order-conflict"),
+    # the user's own file on a path with .., and TensorFlow's own tensorflow_core folder
+    ('  File "/home/u/proj/../src/train.py", line 3, in <module>\n    from torch.utils.tensorboard import W\n'
+     "ModuleNotFoundError: No module named 'torch.utils.tensorboard'", "companion-mismatch"),
+    ('  File "/usr/lib/python3/dist-packages/tensorflow_core/python/x.py", line 3, in <module>\n'
+     "    from tensorflow.python.eager import y\nModuleNotFoundError: No module named 'tensorflow.python.eager'",
+     "companion-mismatch"),
+    # idle OpenMP pool threads in a backtrace of all threads; the crash is elsewhere
+    ("Thread 1 (crashed)\n#0  0x00007f in cuInit () from /usr/lib/libcuda.so.1\nThread 5\n"
+     "#0  0x00007f in __kmp_suspend_64 () from libiomp5.so\n#1  0x00007f in __kmp_fork_barrier ()",
+     "duplicate-openmp"),
 ]
 
 # words of success: no answer
@@ -69,4 +98,5 @@ HEALTHY = [
     "Successfully built torch from source (tools/nnwrap generated the bindings).",
     "cv2.dnn.DictValue is available in opencv 4.9.0",
     "CUDA SETUP: Detected CUDA version 118\nCUDA SETUP: Loading binary ... done",
+    "[FastDeploy][INFO]:  Successfully found CUDA ToolKit from system PATH env -> C:\\CUDA\\v11.2\\bin\nmodel loaded",
 ]

@@ -50,7 +50,7 @@ def _reasons(text: str, facts: Optional[Facts] = None) -> List[str]:
 #: to older manylinux or macOS tags, so each is named)
 PIP_PLATFORMS = {
     "linux-x86_64": ["manylinux1_x86_64", "manylinux2010_x86_64", "manylinux2014_x86_64",
-                     *(f"manylinux_2_{m}_x86_64" for m in range(17, 41))],
+                     *(f"manylinux_2_{m}_x86_64" for m in range(17, 60))],
     "windows-x86_64": ["win_amd64"],
     "macos-arm64": [*(f"macosx_{v}_0_{arch}" for v in range(11, 27) for arch in ("arm64", "universal2")),
                     "macosx_10_9_universal2"],
@@ -66,6 +66,7 @@ def _pip_versions(dist: str, python: str, platforms: Sequence[str]) -> List[str]
     return [v for v in m.group(1).split(", ") if not Version(v).is_prerelease] if m else []
 
 
+@pytest.mark.machine  # the registry
 @pytest.mark.parametrize("dist, python, platform", [
     ("torch", "3.10", "linux-x86_64"),
     ("torch", "3.8", "windows-x86_64"),  # no 1.7.0: its cp38 wheel is tagged cp38m, which no 3.8 accepts
@@ -82,6 +83,7 @@ def test_the_table_lists_what_pip_finds_for_a_python_and_platform(dist: str, pyt
     assert listed == {v for v in pip if Version(v) <= newest}
 
 
+@pytest.mark.machine  # the registry
 def test_a_real_pip_refusal_is_read_from_pips_own_list(tmp_path: Path) -> None:
     # pip, told it runs Python 3.10 on Linux, refuses torch 1.9.1 and lists what 3.10 can have
     out = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--no-deps", "--only-binary=:all:",
@@ -123,6 +125,9 @@ def test_the_python_a_text_names_agrees_with_the_threads() -> None:
     ("- OS: Windows 10\n- Python version: 3.9.7", "3.9"),
     # two Pythons: the text does not say which runs
     ("We recommend Python 3.10.9 ... but you have 3.11.1", None),
+    # pip's own line names a package's version, not the interpreter's
+    ("ERROR: Ignored the following versions that require a different python version: 3.3 Requires-Python >=3.10",
+     None),
     ("no Python named here", None),
 ])
 def test_the_python_is_read_only_when_the_text_names_one(text: str, python: Optional[str]) -> None:
@@ -148,11 +153,14 @@ def test_a_list_from_another_index_names_no_interpreter() -> None:
     assert interpreters("torch", listed, ["linux-x86_64"]) == []
 
 
-def test_the_machines_python_is_a_fact() -> None:
+def test_the_machines_python_is_a_fact_the_texts_python_comes_first() -> None:
     snap = {"interpreter": {"version_info": [3, 10, 4, "final", 0], "bits": 64}, "host": {"os": "linux"}}
     assert facts_from_snapshot(snap).python == "3.10"
     assert facts_from_snapshot({"interpreter": {"version_info": "odd"}}).python is None
     assert _table_hits(FAILED_191, facts_from_mapping({"os": "linux", "python": "3.10.4"})) == ["unsupported-python"]
+    # explain runs in dldoctor's own interpreter (a pipx venv): the pasted pip's Python wins
+    said = "$ python -V\nPython 3.8.10\n" + FAILED_191
+    assert _table_hits(said, facts_from_mapping({"os": "linux", "python": "3.11"})) == []
 
 
 # ---------------------------------------------------------------- verdicts
@@ -195,15 +203,37 @@ def test_a_dropped_platform_is_a_lead_and_32_bit_windows_is_its_own_cause() -> N
     assert _table_hits(win32, facts_from_mapping({"os": "windows"})) == ["python-32bit"]
 
 
+def test_a_64_bit_windows_banner_is_no_32_bit_python() -> None:
+    banner = "Python 3.11.5 (tags/v3.11.5:cce6ba9, Aug 24 2023) [MSC v.1936 64 bit (AMD64)] on win32\n"
+    text = banner + "ERROR: No matching distribution found for torch==2.1.0"
+    assert _table_hits(text, facts_from_mapping({"os": "windows"})) == []
+    assert _table_hits(text.replace("64 bit (AMD64)", "32 bit (Intel)"), facts_from_mapping({"os": "windows"})) == [
+        "python-32bit"]
+
+
+def test_post_releases_pre_releases_and_source_distributions() -> None:
+    # a post-release is its own release (xformers 0.0.29.post3 has Windows wheels, 0.0.29 none)
+    text = "ERROR: No matching distribution found for xformers==0.0.29.post3\nPython 3.10.11"
+    assert _table_hits(text, facts_from_mapping({"os": "windows"})) == []
+    # a nightly's pin is not read: its failures are rarely the Python's
+    assert pins_of("ERROR: No matching distribution found for torch==2.7.0.dev20250311+cu128") == []
+    # a release with a source distribution is built by pip, not refused: no verdict
+    sdist = "ERROR: No matching distribution found for xformers==0.0.20\nPython 3.12.1"
+    assert _table_hits(sdist, facts_from_mapping({"os": "linux"})) == []
+
+
 def test_an_unknown_platform_is_answered_only_when_every_platform_agrees() -> None:
     # Apple silicon has a wheel of torch 2.1.2 for Python 3.11, Intel Macs too: no verdict on a Mac
     text = "ERROR: No matching distribution found for torch==2.1.2+cu118\nPython 3.11.5, Mac"
     assert _table_hits(text, facts_from_mapping({"os": "macos"})) == []
 
 
-def test_pins_are_read_a_bounded_number_of_times() -> None:
+def test_pins_are_read_a_bounded_number_of_times_and_their_lines_are_right() -> None:
     text = "".join(f"ERROR: No matching distribution found for torch==1.{i}.0\n" for i in range(5000))
     assert len(pins_of(text)) <= 2 * MAX_PINS
+    two = "x\n" * 5 + FAILED_191.replace("1.9.1", "1.8.1") + "y\n" + FAILED_191 + "I use python 3.10 btw"
+    got = {dict(h.subject)["release"]: h.line for _v, _p, h, _r in findings(two, facts_from_mapping({"os": "linux"}))}
+    assert got == {"torch==1.8.1": 6, "torch==1.9.1": 9}
 
 
 # ---------------------------------------------------------------- the table's schema

@@ -40,6 +40,18 @@ def _validate(raw: Mapping[str, Any], index: int) -> None:
 
 
 @lru_cache(maxsize=1)
+def sdist_releases() -> Mapping[str, FrozenSet[str]]:
+    """dist -> its releases with a source distribution: pip builds one where no wheel fits, so
+    a missing wheel does not make those releases "No matching distribution"."""
+    out: Dict[str, FrozenSet[str]] = {}
+    for i, raw in enumerate(load_toml("wheels.toml").get("sdists", [])):
+        if set(raw) != {"dist", "releases"} or not isinstance(raw["releases"], list):
+            raise DataError(f"wheels.toml: sdists row {i} must have dist and a list of releases")
+        out[raw["dist"]] = frozenset(raw["releases"])
+    return out
+
+
+@lru_cache(maxsize=1)
 def wheel_table() -> Table:
     """The table, validated, as dist -> platform -> release -> Pythons. A release absent from
     a platform has no wheel for it on PyPI; a distribution absent from the table is unknown."""

@@ -35,7 +35,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
-from dldoctor.conditions.wheels import wheel_table
+from dldoctor.conditions.wheels import sdist_releases, wheel_table
 from dldoctor.explainer.match import Candidate, Hit, rank
 from dldoctor.explainer.weigh import Facts
 
@@ -56,7 +56,8 @@ _PIN = re.compile(
     r"(?P<spec>(?:(?:===?|~=|!=|<=?|>=?)[ \t]{0,3}[\w.*+!-]{1,60}[ \t]{0,3},?[ \t]{0,3}){1,4})?"
     r"(?:[^\n(]{0,200}\(from versions: (?P<listed>[^)\n]{0,4000})\))?"  # pip's list, on the same line
 )
-_LISTED = re.compile(r"\d{1,4}(?:\.\d{1,4}){0,3}(?=[+,]|$)")  # a final release in the list (local label dropped)
+#: a final release in pip's list (a post-release too; the local label dropped)
+_LISTED = re.compile(r"\d{1,4}(?:\.\d{1,4}){0,3}(?:\.post\d{1,4})?(?=[+,]|$)")
 _LOCAL = re.compile(r"\+[\w.]{1,40}")  # a local version label: +cu118, +cpu, +rocm5.6
 
 # The Python a text says it runs. Strong: the interpreter's own words or paths (lib/python3.10/,
@@ -73,7 +74,7 @@ _STRONG_PY = re.compile(
     r"|\bPython[ \t](?P<d>" + _V + r")\.\d{1,3}[ \t]{0,3}\((?:tags|default|main|v3|heads|Anaconda|conda)"
     r"|\b[Uu]sing[ \t](?:[Cc]?[Pp]ython[ \t])?(?P<e>" + _V + r")(?:\.\d{1,3})?[ \t](?:environment|interpreter)"
     r"|\bUsing[ \t]CPython[ \t](?P<f>" + _V + r")"
-    r"|\b[Pp]ython(?:[ \t]{0,3}[Vv]ersion)?[ \t]{0,3}[:=]{1,2}[ \t]{0,3}v?(?P<g>" + _V + r")(?!\d)"
+    r"|\b(?<!different )[Pp]ython(?:[ \t]{0,3}[Vv]ersion)?[ \t]{0,3}[:=]{1,2}[ \t]{0,3}v?(?P<g>" + _V + r")(?!\d)"
     r"|\b(?i:i(?:'m|[ \t]am)?[ \t](?:use|using|have|on|running)|my[ \t]python[ \t](?:is|version[ \t]is)|with|on|using"
     r"|running|installed)[ \t](?:the[ \t])?(?i:python|py)[ \t]{0,2}(?P<h>" + _V + r")(?!\d)"
     r"|\bbut[ \t]you[ \t]have[ \t](?:[Pp]ython[ \t])?(?P<i>" + _V + r")"
@@ -84,7 +85,11 @@ _PY_HINTS = ("ython", "YTHON")
 _MAC_ARM = re.compile(r"\barm64\b|[Aa]pple[ \t]?[Ss]ilicon|\bM[1-4](?:[ \t]?(?:Pro|Max|Ultra))?\b")
 _MAC_X86 = re.compile(r"\bx86_64\b|\b[Ii]ntel\b")
 _LINUX_ARM = re.compile(r"\baarch64\b|\barm64\b|[Jj]etson|[Rr]aspberry")
-_WIN_32 = re.compile(r"\bwin32\b|Python3\d{1,2}-32\b|32[ -]?bit[ \t]{1,3}[Pp]ython|[Pp]ython[^\n]{0,20}\b32[ -]?bit")
+#: a 32-bit Windows Python in the text's words: its folder (Python37-32), its banner ("32 bit (Intel)"),
+#: the user's "32-bit Python". Not "win32": every Windows banner ends "on win32", 64-bit ones too
+_WIN_32 = re.compile(r"Python3\d{1,2}-32\b|\b32 bit \(Intel\)|32[ -]?bit[ \t]{1,3}[Pp]ython"
+                     r"|[Pp]ython[^\n]{0,20}\b32[ -]?bit")
+_WIN_64 = re.compile(r"\b64 bit \(AMD64\)")
 
 
 def _minor(raw: str) -> str:
@@ -120,8 +125,7 @@ class Pin:
 
 
 def pins_of(text: str) -> List[Pin]:
-    """Each failed pin pip reports, for the distributions the wheel table knows; a pre-release
-    pin (a nightly's ``2.7.0.dev20250311``) stands for its release."""
+    """Each failed pin pip reports, for the distributions the wheel table knows."""
     table = wheel_table()
     out: Dict[Tuple[str, str], Pin] = {}
     for anchor in _ANCHORS:
@@ -141,38 +145,41 @@ def pins_of(text: str) -> List[Pin]:
             found = (_LISTED.match(part.strip()) for part in raw.split(",")) if raw else iter(())
             listed = frozenset(v.group(0) for v in found if v) or None
             key = (dist, str(spec))
-            if key not in out or (out[key].listed is None and listed is not None):
-                out[key] = Pin(dist, spec, out[key].pos if key in out else m.start(), listed)
+            old = out.get(key)
+            if old is None or (old.listed is None and listed is not None) or m.start() < old.pos:
+                # the first place pip names the pin, and its list wherever one is given
+                out[key] = Pin(dist, spec, min(m.start(), old.pos) if old else m.start(),
+                               listed if listed is not None or old is None else old.listed)
     return list(out.values())
 
 
 def _bounded(raw: str) -> Optional[SpecifierSet]:
-    """The specifier when it has an upper bound (==, ===, <, <=, ~=); pre-releases pinned with
-    == read as their release."""
+    """The specifier when it has an upper bound (==, ===, <, <=, ~=). A pin of a pre-release (a
+    nightly's ``2.7.0.dev20250311``) is not read: nightlies live on the framework's own index,
+    are pruned from it, and their failures are rarely the Python's."""
     raw = raw.replace("===", "==")
     try:
         spec = SpecifierSet(raw)
     except InvalidSpecifier:
         return None
-    parts = []
     for s in spec:
         if s.operator == "==" and not s.version.endswith("*"):
             try:
-                parts.append(f"=={Version(s.version).base_version}")
-                continue
+                if Version(s.version).is_prerelease:
+                    return None
             except InvalidVersion:
                 return None
-        parts.append(str(s))
     if not any(s.operator in ("==", "<", "<=", "~=") for s in spec):
         return None
-    return SpecifierSet(",".join(parts))
+    return spec
 
 
 def platforms_of(text: str, os: Optional[str], bits: Optional[str]) -> Tuple[str, ...]:
     """The wheel-table platforms the report may run on: its OS, with the architecture the text
     or the machine says (both Macs when it says neither)."""
     if os == "windows":
-        return ("windows-x86",) if bits == "32" or _WIN_32.search(text) else ("windows-x86_64",)
+        said_32 = bits != "64" and _WIN_32.search(text) is not None and not _WIN_64.search(text)
+        return ("windows-x86",) if bits == "32" or said_32 else ("windows-x86_64",)
     if os == "linux":
         return ("linux-aarch64",) if _LINUX_ARM.search(text) else ("linux-x86_64",)
     if os == "macos":
@@ -185,13 +192,14 @@ def platforms_of(text: str, os: Optional[str], bits: Optional[str]) -> Tuple[str
 
 def verdict(dist: str, spec: SpecifierSet, python: str, platform: str) -> Optional[str]:
     """"has", "lacks-python" or "lacks-platform" for the releases ``spec`` allows on
-    ``platform``; None when the table knows none of them (a release it does not list) or when
+    ``platform``; None when the table knows none of them (a release it does not list), when one
+    has a source distribution (pip would build it, not refuse it), or when
     the platform had no wheel on PyPI *yet* (torch's Windows wheels before 1.7 were on
     download.pytorch.org only: PyPI's lack is then no fact about the interpreter)."""
     per_platform = wheel_table()[dist]
     releases = {r for rows in per_platform.values() for r in rows if spec.contains(Version(r), prereleases=True)}
-    if not releases:
-        return None
+    if not releases or releases & sdist_releases().get(dist, frozenset()):
+        return None  # a release the table does not know, or one pip would build from source
     rows = per_platform.get(platform, {})
     here: Dict[str, FrozenSet[str]] = {r: p for r, p in rows.items() if r in releases}
     if any(python in pys for pys in here.values()):
@@ -241,8 +249,10 @@ def interpreters(dist: str, listed: FrozenSet[str], platforms: Sequence[str]) ->
 
 def findings(text: str, facts: Facts) -> Iterator[Tuple[str, str, Hit, str]]:
     """(verdict, platform, hit, reason) for each pin that lacks a wheel for every Python and
-    platform the report may run: those pip's list fits (narrowed to the Python the machine or
-    text names, when it is one of them), else the named Python on the report's platform. The
+    platform the report may run: those pip's list fits (narrowed to the Python the text or the
+    machine names, when it is one of them), else the named Python on the report's platform. The
+    text's Python comes before the machine's: explain runs in dldoctor's own interpreter (a pipx
+    venv, say), which need not be the one the pasted pip ran in. The
     verdict is "lacks-python" when each of them lacks only the Python, else the weaker
     "lacks-platform"; the platform is the first pair's (32-bit Windows only when all are)."""
     pins = pins_of(text) if "distribution found for" in text or "the requirement" in text else []
@@ -251,10 +261,13 @@ def findings(text: str, facts: Facts) -> Iterator[Tuple[str, str, Hit, str]]:
     from dldoctor.explainer.report import infer_platform
 
     excerpt = text if len(text) <= 2 * EXCERPT else f"{text[:EXCERPT]}\n{text[-EXCERPT:]}"
-    python = _python_fact(facts) or python_of(excerpt)
+    python = python_of(excerpt) or _python_fact(facts)
     os = infer_platform(excerpt, facts)
     platforms = platforms_of(excerpt, os, facts.python_bits)
-    for pin in pins:
+    line, counted = 1, 0  # line numbers: one pass over the text, the pins in text order
+    for pin in sorted(pins, key=lambda p: p.pos):
+        line += text.count("\n", counted, pin.pos)
+        counted = pin.pos
         pairs = interpreters(pin.dist, pin.listed, platforms or _ANY) if pin.listed else []
         if pairs and python and any(py == python for py, _p in pairs):
             pairs = [(py, p) for py, p in pairs if py == python]
@@ -264,10 +277,11 @@ def findings(text: str, facts: Facts) -> Iterator[Tuple[str, str, Hit, str]]:
         if not verdicts or None in verdicts or "has" in verdicts:
             continue  # a Python it may run has the wheel, or the table cannot say
         said = "lacks-python" if verdicts == {"lacks-python"} else "lacks-platform"  # the weaker, when both
-        start = text.rfind("\n", 0, pin.pos) + 1
-        end = text.find("\n", pin.pos)
-        shown = text[start : end if end >= 0 else len(text)][:400]
-        line = text.count("\n", 0, pin.pos) + 1
+        lo = max(0, pin.pos - 400)  # the pin's line, at most 400 characters of it before the pin
+        nl = text.rfind("\n", lo, pin.pos)
+        start = nl + 1 if nl >= 0 else lo
+        end = text.find("\n", pin.pos, pin.pos + 400)
+        shown = text[start : end if end >= 0 else pin.pos + 400][:400]
         pys = sorted({py for py, _p in pairs}, key=_key)
         reason = _describe(pin.dist, pin.spec, pys, pairs[0][1], said, bool(pin.listed and pairs[0][0] != python))
         subject = (("release", f"{pin.dist}{pin.spec}"), ("python", " or ".join(pys)))
