@@ -65,7 +65,7 @@ _LOCAL = re.compile(r"\+[\w.]{1,40}")  # a local version label: +cu118, +cpu, +r
 # "Python version: 3.10" field, "I use python 3.10"); weak: any "Python 3.10". The text's Python
 # is the one minor all of them name; two different ones ("we recommend Python 3.10.9" beside
 # "you have 3.11.1") name none. On the corpus cases whose thread confirmed the Python this
-# agrees with it in 795 of 799 (tests/explainer/test_explain_pins.py keeps the floor).
+# agrees with it in 852 of 854 (tests/explainer/test_explain_pins.py keeps the floor).
 _V = r"(?:2\.7|3\.\d{1,2})"
 _STRONG_PY = re.compile(
     r"[Ll]ib[\\/]python(?P<a>" + _V + r")[\\/]"
