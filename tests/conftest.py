@@ -215,20 +215,8 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "downloads (deselect with -m 'not machine')")
 
 
-#: the files that take longest (the --durations of a clean-clone CI run, 2026-11-30), run first:
-#: the parallel workers take files in collection order, and a long file that starts last ends
-#: last (the lint oracle alone is about ten minutes on 2 cores)
-LONGEST_FIRST = (
-    "tests/lint/test_lint_corpus.py", "tests/checks/test_healthy_zoo.py", "tests/checks/test_compat_envs.py",
-    "tests/binary/test_binary_oracles.py", "tests/explainer/test_explain_signatures.py",
-    "tests/loader/test_deep_chains.py",
-)
-
-
 def pytest_collection_modifyitems(items: List[pytest.Item]) -> None:
     for item in items:
         uses = set(getattr(item, "fixturenames", ()))
         if uses & MACHINE_FIXTURES or item.get_closest_marker("slow"):
             item.add_marker(pytest.mark.machine)
-    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(Path(os.path.relpath(item.path, ROOT)).as_posix(), len(rank)))
