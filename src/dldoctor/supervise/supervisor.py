@@ -297,25 +297,34 @@ def supervise_posix(spec: Dict[str, Any], env: Dict[str, str]) -> None:
     caps = (Capture(int(spec["head"]), int(spec["tail"])), Capture(int(spec["head"]), int(spec["tail"])))
     subreaper = LINUX and become_subreaper()
     began = time.monotonic()
+    state: Dict[str, Any] = {"timed_out": False, "orphaned": False, "signal": None, "maps": []}
+    spawned: List[int] = []  # the child's pid, once there is one
+
+    def on_signal(signum: int, _frame: object) -> None:
+        if state["signal"] is None:
+            state["signal"] = signum
+        if spawned:
+            kill()
+
+    # the handlers come before the child: a patient whose start-up code signals its parent at
+    # once (a .pth that sends SIGTERM) must meet them, or the supervisor dies unreported and the
+    # patient's attack reads as a launch failure (spawn() resets them in the child)
+    for name in HANDLED:
+        signal.signal(getattr(signal, name), on_signal)
     try:
         pid, out_fd, err_fd = spawn(spec, env)
     except OSError as exc:
         report({"result": {"launch_error": f"{spec['argv'][0]}: {exc.strerror or exc}"}})
         return
-    report({"pid": pid})
     roots = [pid, os.getpid()] if subreaper else [pid]
-    state: Dict[str, Any] = {"timed_out": False, "orphaned": False, "signal": None, "maps": []}
 
     def kill() -> int:
         return kill_tree(roots, pid, None if subreaper else spec["marker"])
 
-    def on_signal(signum: int, _frame: object) -> None:
-        if state["signal"] is None:
-            state["signal"] = signum
+    spawned.append(pid)
+    report({"pid": pid})
+    if state["signal"] is not None:  # signalled between the spawn and now
         kill()
-
-    for name in HANDLED:
-        signal.signal(getattr(signal, name), on_signal)
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_r, False)
     os.set_blocking(wake_w, False)
