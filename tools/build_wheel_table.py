@@ -155,12 +155,23 @@ def main() -> int:
     args = ap.parse_args()
     tables = []
     for dist in DISTS:
-        if args.folder:
-            raw = (args.folder / f"{dist}.json").read_bytes()
-        else:
-            with urllib.request.urlopen(SOURCE.format(dist=dist), timeout=60) as resp:  # a fixed https URL
-                raw = resp.read()
-        tables.append((dist, table_of(dist, json.loads(raw))))
+        where = str(args.folder / f"{dist}.json") if args.folder else SOURCE.format(dist=dist)
+        try:
+            if args.folder:
+                raw = Path(where).read_bytes()
+            else:
+                with urllib.request.urlopen(where, timeout=60) as resp:  # a fixed https URL
+                    raw = resp.read()
+            data = json.loads(raw)
+        except (OSError, ValueError) as exc:  # URLError is an OSError, JSONDecodeError a ValueError
+            # nothing is written: the shipped table stays as it was
+            print(f"build_wheel_table.py: cannot read {where}: {getattr(exc, 'strerror', None) or exc}",
+                  file=sys.stderr)
+            return 2
+        if not isinstance(data, dict):
+            print(f"build_wheel_table.py: {where} is not PyPI's JSON for a project", file=sys.stderr)
+            return 2
+        tables.append((dist, table_of(dist, data)))
         grouped, sdists = tables[-1][1]
         print(f"{dist}: {sum(len(v) for v in grouped.values())} (release, platform) pairs, {len(sdists)} sdists",
               file=sys.stderr)

@@ -272,6 +272,19 @@ def test_the_builder_reads_wheel_tags_as_pip_does() -> None:
     assert pythons_of(Tag("cp313", "cp313t", "win_amd64")) == set()  # free-threaded: another ABI
 
 
+@pytest.mark.parametrize("content", [None, "{not json", "[1, 2]"])
+def test_the_builder_refuses_bad_input_in_one_line_and_writes_nothing(tmp_path: Path, content: Optional[str]) -> None:
+    if content is not None:
+        (tmp_path / "torch.json").write_text(content, encoding="utf-8")
+    before = (Path(table.__file__).parent / "wheels.toml").read_bytes()
+    done = subprocess.run([sys.executable, str(Path(__file__).resolve().parents[2] / "tools" / "build_wheel_table.py"),
+                           "--from", str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.startswith("build_wheel_table.py: ") and len(done.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in done.stderr
+    assert (Path(table.__file__).parent / "wheels.toml").read_bytes() == before
+
+
 def test_findings_name_the_release_and_python() -> None:
     got = list(findings(FAILED_191 + "\nI use python 3.10 btw", facts_from_mapping({"os": "linux"})))
     assert [(v, p) for v, p, _h, _r in got] == [("lacks-python", "linux-x86_64")]
