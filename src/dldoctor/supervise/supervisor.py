@@ -40,7 +40,7 @@ import time
 
 TYPE_CHECKING = False  # typing costs start-up time here; mypy reads the names anyway
 if TYPE_CHECKING:
-    from typing import IO, Any, Dict, Iterable, List, Optional, Tuple
+    from typing import IO, Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 MARKER_VAR = "DLDOCTOR_SUPERVISED"
 CHUNK = 1 << 16
@@ -246,17 +246,27 @@ def _exitcode(status: int) -> int:
     return os.WEXITSTATUS(status) if os.WIFEXITED(status) else status
 
 
-def spawn(spec: Dict[str, Any], env: Dict[str, str]) -> Tuple[int, int, int]:
+def spawn(spec: Dict[str, Any], env: Dict[str, str],
+          forked: Optional[Callable[[int], None]] = None) -> Tuple[int, int, int]:
     """fork/exec the command in a new session: (pid, stdout fd, stderr fd). Raises OSError
-    (errno and message of the failed exec) when it cannot start."""
+    (errno and message of the failed exec) when it cannot start.
+
+    ``forked(pid)`` runs before the command may start: the child waits on a pipe until it has
+    returned, so the supervisor reports the pid before the patient's first instruction (a .pth
+    that stops or kills its parent at once would otherwise leave it unreported, its attack read
+    as a launch failure)."""
     argv = list(spec["argv"])
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     fail_r, fail_w = os.pipe()  # close-on-exec: EOF means exec succeeded
+    go_r, go_w = os.pipe()  # the child execs once the parent has written to it (or died)
     stdin = os.open(spec.get("stdin") or os.devnull, os.O_RDONLY)
     pid = os.fork()
     if pid == 0:  # the child: only async-safe-ish work until exec, then the patient runs
         try:
+            os.close(go_w)
+            os.read(go_r, 1)
+            os.close(go_r)
             os.setsid()
             for name in ("SIGPIPE", "SIGXFSZ"):  # Python ignores them; the command must not
                 if hasattr(signal, name):
@@ -272,6 +282,13 @@ def spawn(spec: Dict[str, Any], env: Dict[str, str]) -> Tuple[int, int, int]:
             os.write(fail_w, f"{code}:{getattr(exc, 'strerror', None) or exc}".encode("utf-8", "replace"))
         finally:
             os._exit(127)
+    os.close(go_r)
+    try:
+        if forked is not None:
+            forked(pid)
+    finally:
+        os.write(go_w, b"1")
+        os.close(go_w)
     for fd in (out_w, err_w, fail_w, stdin):
         os.close(fd)
     failed = b""
@@ -308,11 +325,11 @@ def supervise_posix(spec: Dict[str, Any], env: Dict[str, str]) -> None:
 
     # the handlers come before the child: a patient whose start-up code signals its parent at
     # once (a .pth that sends SIGTERM) must meet them, or the supervisor dies unreported and the
-    # patient's attack reads as a launch failure (spawn() resets them in the child)
+    # patient's attack reads as a launch failure (exec resets them to the defaults in the patient)
     for name in HANDLED:
         signal.signal(getattr(signal, name), on_signal)
     try:
-        pid, out_fd, err_fd = spawn(spec, env)
+        pid, out_fd, err_fd = spawn(spec, env, lambda child: report({"pid": child}))
     except OSError as exc:
         report({"result": {"launch_error": f"{spec['argv'][0]}: {exc.strerror or exc}"}})
         return
@@ -322,7 +339,6 @@ def supervise_posix(spec: Dict[str, Any], env: Dict[str, str]) -> None:
         return kill_tree(roots, pid, None if subreaper else spec["marker"])
 
     spawned.append(pid)
-    report({"pid": pid})
     if state["signal"] is not None:  # signalled between the spawn and now
         kill()
     wake_r, wake_w = os.pipe()
