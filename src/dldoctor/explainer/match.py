@@ -20,7 +20,7 @@ import heapq
 import re
 from array import array
 from dataclasses import dataclass
-from typing import Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from dldoctor.explainer.anchors import AnchorPlan, Prepared, anchor_windows, plan_anchors
 from dldoctor.explainer.signatures import Signature, SignatureSet
@@ -231,20 +231,21 @@ def match_text(text: str, sigs: SignatureSet) -> Tuple[Candidate, ...]:
         shape = SignatureSet(sigs.fallbacks, ())
         generic = _combine(prep, shape, find_hits(text, shape, prep), release=False)
         if generic:
-            return _merge(cands, generic)
+            return merge(cands, generic)
     return cands
 
 
-def _merge(first: Tuple[Candidate, ...], second: Tuple[Candidate, ...]) -> Tuple[Candidate, ...]:
-    """Two candidate lists as one: the confidences of one slug combine as a noisy-or."""
-    by_slug = {c.slug: c for c in first}
-    for c in second:
+def merge(first: Sequence[Candidate], second: Sequence[Candidate]) -> Tuple[Candidate, ...]:
+    """Two candidate lists as one, ranked: the confidences of one slug combine as a noisy-or
+    (independent clues), their hits and evidence are kept, the first list's first."""
+    by_slug: Dict[str, Candidate] = {}
+    for c in (*first, *second):
         old = by_slug.get(c.slug)
         if old is None:
             by_slug[c.slug] = c
         else:
             conf = round(1.0 - (1.0 - old.confidence) * (1.0 - c.confidence), 4)
-            by_slug[c.slug] = Candidate(c.slug, conf, old.hits + c.hits, old.evidence)
+            by_slug[c.slug] = Candidate(c.slug, conf, old.hits + c.hits, old.evidence + c.evidence)
     return rank(list(by_slug.values()))
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
@@ -36,7 +37,8 @@ from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from dldoctor.conditions.wheels import sdist_releases, wheel_table
-from dldoctor.explainer.match import Candidate, Hit, rank
+from dldoctor.explainer.match import Candidate, Hit, merge
+from dldoctor.explainer.report import infer_platform
 from dldoctor.explainer.weigh import Facts
 
 SLUG = "unsupported-python"
@@ -190,30 +192,42 @@ def platforms_of(text: str, os: Optional[str], bits: Optional[str]) -> Tuple[str
     return ()
 
 
+@lru_cache(maxsize=4096)
+def _version(raw: str) -> Version:
+    return Version(raw)
+
+
+@lru_cache(maxsize=256)
+def allowed(dist: str, spec: SpecifierSet) -> FrozenSet[str]:
+    """The releases of ``dist`` on any platform of the table that ``spec`` allows (once per pin:
+    the verdict of every Python and platform and the reason shown read them)."""
+    return frozenset(r for rows in wheel_table()[dist].values() for r in rows
+                     if spec.contains(_version(r), prereleases=True))
+
+
 def verdict(dist: str, spec: SpecifierSet, python: str, platform: str) -> Optional[str]:
     """"has", "lacks-python" or "lacks-platform" for the releases ``spec`` allows on
     ``platform``; None when the table knows none of them (a release it does not list), when one
     has a source distribution (pip would build it, not refuse it), or when
     the platform had no wheel on PyPI *yet* (torch's Windows wheels before 1.7 were on
     download.pytorch.org only: PyPI's lack is then no fact about the interpreter)."""
-    per_platform = wheel_table()[dist]
-    releases = {r for rows in per_platform.values() for r in rows if spec.contains(Version(r), prereleases=True)}
+    releases = allowed(dist, spec)
     if not releases or releases & sdist_releases().get(dist, frozenset()):
         return None  # a release the table does not know, or one pip would build from source
-    rows = per_platform.get(platform, {})
+    rows = wheel_table()[dist].get(platform, {})
     here: Dict[str, FrozenSet[str]] = {r: p for r, p in rows.items() if r in releases}
     if any(python in pys for pys in here.values()):
         return "has"
     if here:
         return "lacks-python"
-    oldest = min(Version(r) for r in releases)
-    dropped = any(Version(r) < oldest for r in rows)  # an older release had wheels there: the platform was dropped
+    oldest = min(_version(r) for r in releases)
+    dropped = any(_version(r) < oldest for r in rows)  # an older release had wheels there: the platform was dropped
     return "lacks-platform" if dropped or platform == "windows-x86" else None
 
 
-def _describe(dist: str, spec: SpecifierSet, pythons: Sequence[str], platform: str, said: str, from_list: bool) -> str:
+def _describe(dist: str, spec: SpecifierSet, pythons: Sequence[str], platform: str, from_list: bool) -> str:
     rows = wheel_table()[dist].get(platform, {})
-    has = sorted({p for r, ps in rows.items() if spec.contains(Version(r), prereleases=True) for p in ps}, key=_key)
+    has = sorted({p for r in allowed(dist, spec) & rows.keys() for p in rows[r]}, key=_key)
     wheels = f"wheels for Python {', '.join(has)}" if has else "no wheel"
     runs = ("pip's list of releases fits Python " if from_list else "the report runs Python ") + " or ".join(pythons)
     return f"{dist}{spec} has {wheels} on {platform} (PyPI); {runs}"
@@ -232,7 +246,7 @@ def interpreters(dist: str, listed: FrozenSet[str], platforms: Sequence[str]) ->
     there and (up to the newest it names) every such release is named, but for one in ten (a
     yanked one). A list naming a release the table does not know (a mirror's own) fits nothing."""
     rows = wheel_table()[dist]
-    newest = max(Version(r) for r in listed)
+    newest = max(_version(r) for r in listed)
     out = []
     for platform in platforms:
         here = rows.get(platform, {})
@@ -241,7 +255,7 @@ def interpreters(dist: str, listed: FrozenSet[str], platforms: Sequence[str]) ->
         for py in _PYTHONS:
             if not all(py in here[r] for r in listed):
                 continue
-            expected = [r for r, pys in here.items() if py in pys and Version(r) <= newest]
+            expected = [r for r, pys in here.items() if py in pys and _version(r) <= newest]
             if len(expected) - len(listed) <= max(1, len(expected) // 10):
                 out.append((py, platform))
     return out
@@ -258,8 +272,6 @@ def findings(text: str, facts: Facts) -> Iterator[Tuple[str, str, Hit, str]]:
     pins = pins_of(text) if "distribution found for" in text or "the requirement" in text else []
     if not pins:
         return
-    from dldoctor.explainer.report import infer_platform
-
     excerpt = text if len(text) <= 2 * EXCERPT else f"{text[:EXCERPT]}\n{text[-EXCERPT:]}"
     python = python_of(excerpt) or _python_fact(facts)
     os = infer_platform(excerpt, facts)
@@ -283,7 +295,7 @@ def findings(text: str, facts: Facts) -> Iterator[Tuple[str, str, Hit, str]]:
         end = text.find("\n", pin.pos, pin.pos + 400)
         shown = text[start : end if end >= 0 else pin.pos + 400][:400]
         pys = sorted({py for py, _p in pairs}, key=_key)
-        reason = _describe(pin.dist, pin.spec, pys, pairs[0][1], said, bool(pin.listed and pairs[0][0] != python))
+        reason = _describe(pin.dist, pin.spec, pys, pairs[0][1], bool(pin.listed and pairs[0][0] != python))
         subject = (("release", f"{pin.dist}{pin.spec}"), ("python", " or ".join(pys)))
         platform = pairs[0][1] if all(p == pairs[0][1] for _py, p in pairs) else "any"
         yield said, platform, Hit(SIGNATURE, line, shown, subject), reason
@@ -302,14 +314,7 @@ def weigh_pins(cands: Sequence[Candidate], text: str, facts: Facts) -> Tuple[Can
     """``cands`` with ``unsupported-python`` raised when a pinned release has no wheel for the
     report's Python or platform (``python-32bit`` when the platform is 32-bit Windows, for
     which no framework publishes wheels): a noisy-or with what the signatures said."""
-    by_slug = {c.slug: c for c in cands}
-    changed = False
-    for said, platform, hit, reason in findings(text, facts):
-        slug = SLUG_32BIT if platform == "windows-x86" else SLUG
-        weight = LACKS_PYTHON if said == "lacks-python" else LACKS_PLATFORM
-        old = by_slug.get(slug)
-        conf = 1.0 - (1.0 - (old.confidence if old else 0.0)) * (1.0 - weight)
-        by_slug[slug] = Candidate(slug, round(conf, 4), (hit, *(old.hits if old else ())),
-                                  (*(old.evidence if old else ()), ("wheels", reason)))
-        changed = True
-    return rank(list(by_slug.values())) if changed else tuple(cands)
+    found = [Candidate(SLUG_32BIT if platform == "windows-x86" else SLUG,
+                       LACKS_PYTHON if said == "lacks-python" else LACKS_PLATFORM, (hit,), (("wheels", reason),))
+             for said, platform, hit, reason in findings(text, facts)]
+    return merge(found, cands) if found else tuple(cands)
