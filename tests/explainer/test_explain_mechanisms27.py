@@ -1,5 +1,6 @@
 """Mechanism-level rules, twenty-seventh round (issue 14, item 2): written on generation 22's train
-cases; each with a text of our own writing (not a corpus case) and a look-alike it must not
+cases, and its last rules on its held-out cases after their one measurement (when they joined
+train); each with a text of our own writing (not a corpus case) and a look-alike it must not
 claim."""
 
 from __future__ import annotations
@@ -21,6 +22,23 @@ CASES = [
     # the TPU runtime lacks a function the framework asks it for
     ("F0101 tensorflow/core/tpu/tpu_executor_init_fns.inc:145] TpuCompile_CompileAndBuild not available in this "
      "library.\nAborted (core dumped)", "companion-mismatch"),
+    # a jax flag a later jax removed, read by a library
+    ('  File "/opt/conda/lib/python3.11/site-packages/flax/linen/module.py", line 77, in wrapped\n'
+     "AttributeError: 'Config' object has no attribute 'jax_enable_custom_prng'", "requirement-conflict"),
+    # syntax of a later Python evaluated by an older one
+    ('  File "/home/u/.venv/lib/python3.8/site-packages/optax/_src/base.py", line 30, in <module>\n'
+     "    def init(params: dict[str, Any]) -> list[int]:\nTypeError: 'type' object is not subscriptable",
+     "unsupported-python"),
+    ("    Shape = tuple[int, ...] | None\nTypeError: unsupported operand type(s) for |: 'types.GenericAlias' and "
+     "'NoneType'", "unsupported-python"),
+    # DirectML finds no adapter it can use
+    ("2024-01-02 10:00:00.1 I tensorflow/c/logging.cc:34] DirectML device enumeration: found 0 compatible adapters.",
+     "gpu-arch-unsupported"),
+    # TensorFlow on Apple Silicon lists no GPU
+    ("I'm on an Apple M2 Pro with tensorflow 2.16.\n>>> tf.config.list_physical_devices('GPU')\n[]",
+     "cpu-only-build"),
+    ("pip install tensorflow-2.13.0-cp311-cp311-macosx_12_0_arm64.whl\n"
+     "In [2]: tf.config.list_physical_devices(\"GPU\")\nOut[2]: []", "cpu-only-build"),
 ]
 
 # (a look-alike, a cause it must not put first)
@@ -40,10 +58,21 @@ NOT_CLAIMED = [
     ("AttributeError: module 'jax.random' has no attribute 'KeyArray'", "requirement-conflict"),
     # a feature the user's own library does not offer
     ("Feature X not available in this library build; see the docs", "companion-mismatch"),
+    # the user's own object's config, not jax's
+    ("AttributeError: 'Config' object has no attribute 'batch_size'", "requirement-conflict"),
+    # subscripting an object that is no type: the user's own bug
+    ("TypeError: 'int' object is not subscriptable", "unsupported-python"),
+    ("TypeError: unsupported operand type(s) for |: 'int' and 'str'", "unsupported-python"),
+    # DirectML found its adapter
+    ("DirectML device enumeration: found 1 compatible adapters.", "gpu-arch-unsupported"),
+    # a GPU listed on the Mac, and an empty list on a Linux box
+    ("Apple M1 Max, tensorflow-metal 1.1\n>>> tf.config.list_physical_devices('GPU')\n"
+     "[PhysicalDevice(name='/physical_device:GPU:0', device_type='GPU')]", "cpu-only-build"),
 ]
 
 # words of success: no answer
 HEALTHY = [
     "cuDNN version: 8902 (PyTorch compiled against 8902, linked against 8902)",
     "jax.tree_util.tree_map works: module 'jax' has the attribute since 0.4",
+    "tensorflow-metal installed on my Apple M3; tf.config.list_physical_devices('GPU') shows the GPU, works great",
 ]
