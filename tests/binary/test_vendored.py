@@ -16,6 +16,9 @@ from dldoctor.binary.vendored import repair_hash, same_vendored_library
     ("/env/scipy/spatial/_qhull.cpython-311-x86_64-linux-gnu.so", None),
     ("/env/pkg/data-0123abcd.txt", None),
     ("/env/pkg/libfoo-cafe.so", None),  # too short for a repair hash
+    # auditwheel splits at the first dot: libopenblasp-r0.3.15.so (opencv-python's .libs)
+    ("/env/opencv_python.libs/libopenblasp-r0-59ffcd50.3.15.so", "59ffcd50"),
+    ("/env/pkg/notes-0123abcd.3.txt", None),
 ])
 def test_repair_hash(name: str, digest: object) -> None:
     assert repair_hash(name) == digest

@@ -140,6 +140,20 @@ def test_a_package_that_requires_torch_may_import_it(torch_venv: Path, tmp_path:
     assert findings(snap, "transitive-framework-import") == []
 
 
+def test_a_package_named_for_torch_may_import_it_undeclared(torch_venv: Path, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """torch-geometric leaves torch out of Requires-Dist on purpose (the user installs the CPU or
+    CUDA build first) and imports it at import time: named for torch, built on it, no finding."""
+    target = tmp_path / "extra"
+    pip_install(venv_python(torch_venv), "--no-deps", "torch-geometric==2.8.1", target=target)
+    monkeypatch.setenv("PYTHONPATH", str(target))
+    snap = collect_snapshot(str(venv_python(torch_venv)), cwd=str(tmp_path))
+    pyg = snap.distribution("torch-geometric")
+    assert pyg is not None and not any("torch" in r for r in pyg.requires if "extra" not in r)
+    assert any(i.framework == "torch" for i in pyg.framework_imports)  # the import is seen
+    assert findings(snap, "transitive-framework-import") == []
+
+
 def test_no_framework_no_import_analysis(venv_factory: Callable[..., Path], tmp_path: Path) -> None:
     venv = venv_factory(["--no-deps", "noisereduce==3.0.3"])
     report = check_json("--python", str(venv_python(venv)), env=PLAIN, cwd=tmp_path)

@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 from typing import List
 
-from conftest import need
+from need_tool import need
 
 
 def _renamed(data: bytes, pairs: List[tuple]) -> bytes:  # type: ignore[type-arg]

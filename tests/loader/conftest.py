@@ -7,7 +7,6 @@ Missing tools make these fixtures fail (not skip): CI installs them (see the rep
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,12 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "data" / "wine"))
 sys.path.insert(0, str(Path(__file__).parent))
 
-
-def need(tool: str) -> str:
-    path = shutil.which(tool)
-    if path is None:
-        pytest.fail(f"{tool} is not installed (CI must install it)")
-    return path
+from need_tool import need  # noqa: E402
 
 
 @pytest.fixture(scope="session")

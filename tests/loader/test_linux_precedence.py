@@ -13,9 +13,8 @@ from pathlib import Path
 from typing import Dict, List
 
 import pytest
+from need_tool import need
 from oracles import compare_with_ldd, model, model_map, run_ldd, run_libtree
-
-from conftest import need
 
 pytestmark = pytest.mark.machine  # gcc + patchelf fixtures, ldd / libtree oracles
 

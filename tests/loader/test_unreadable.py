@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from need_tool import need
 from oracles import model
 
-from conftest import need
 from dldoctor.binary import read_binary
 from dldoctor.loader.graph import HostFileSystem
 from dldoctor.loader.macos import MacConfig, resolve_macos

@@ -6,9 +6,9 @@ import pytest
 
 from dldoctor.model import Severity
 from dldoctor.probe import probe_findings, run_probes
-from dldoctor.probe.imports import describe_exit, library_key
-from dldoctor.probe.loaded import glibcxx_from_name, openmp_runtimes, read_glibcxx_level
-from dldoctor.probe.model import LoadedLibrary
+from dldoctor.probe.imports import describe_exit, library_key, load_key
+from dldoctor.probe.loaded import glibcxx_from_name, openmp_runtimes, read_glibcxx_level, replaced_copies
+from dldoctor.probe.model import ImportProbe, LoadedLibrary
 
 
 @pytest.fixture(scope="module")
@@ -90,6 +90,22 @@ def test_library_key_drops_wheel_hashes_and_case():
     assert library_key("/x/libcudnn.so.9") == "libcudnn.so.9"
     assert library_key("/usr/lib/libgomp.so.1.0.0") == "libgomp.so.1"
     assert library_key("/usr/lib/libstdc++.so.6.0.30") == "libstdc++.so.6"
+
+
+def test_only_a_copy_of_the_very_name_replaces_a_library():
+    """The loader serves a request with a loaded library only under the name asked for: another
+    hash of libpng16 (opencv's beside pillow's) is a second library, and pillow's own copy, not
+    loaded yet, is one its AVIF/PNG plugin loads later (the fresh-eyes review's probe --orders)."""
+    assert load_key("/s/pillow.libs/libpng16-abb096d5.so.16.43.0") == "libpng16-abb096d5.so.16"
+    natives = {"pillow": ("/s/pillow.libs/libpng16-abb096d5.so.16.43.0",),
+               "opencv-python": ("/s/opencv_python.libs/libpng16-529cb57a.so.16.58.0",),
+               "torch": ("/s/torch/lib/libgomp.so.1",)}
+    probe = ImportProbe(("cv2", "PIL.Image", "torch"), "ok", loaded=(
+        LoadedLibrary("/s/opencv_python.libs/libpng16-529cb57a.so.16.58.0", "opencv-python"),
+        LoadedLibrary("/s/PIL/_imaging.cpython-311-x86_64-linux-gnu.so", "pillow"),
+        LoadedLibrary("/s/torch/lib/libtorch_cpu.so", "torch"),
+        LoadedLibrary("/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0", None)))
+    assert [(d, own) for d, own, _ in replaced_copies(probe, natives)] == [("torch", "/s/torch/lib/libgomp.so.1")]
 
 
 @pytest.mark.parametrize(("rc", "platform", "text"), [

@@ -29,7 +29,8 @@ def repair_hash(path_or_name: str) -> Optional[str]:
     if m is None:
         return None
     rest = m.group("rest")
-    if not (rest.startswith(".so") or rest in (".dll", ".dylib") or rest.endswith(".dylib")):
+    # auditwheel splits the name at its first dot: libopenblasp-r0.3.15.so -> libopenblasp-r0-<hash>.3.15.so
+    if not (rest.startswith(".so") or rest.endswith(".so") or rest in (".dll", ".dylib") or rest.endswith(".dylib")):
         return None
     return m.group("hash")
 

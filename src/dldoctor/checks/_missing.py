@@ -1,19 +1,25 @@
 """Which unresolved native names are not (or not fully) a missing library: already loaded by a
 declared requirement's import, or needed only by an optional module the package falls back
-from (numba's tbbpool) or an on-demand plugin (ONNX Runtime's providers).
+from (numba's tbbpool) or an on-demand plugin (ONNX Runtime's providers, Qt's plugins); and
+what to tell the user for each: a CUDA library comes from the nvidia-* wheels, any other from
+the system's packages.
 
 Helpers of the missing-shared-library check (checks/native.py)."""
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Set
+from typing import Dict, Iterator, List, Optional, Set
 
 from packaging.utils import canonicalize_name
 
-from dldoctor.checks._native_graph import EnvGraphs, basename
-from dldoctor.checks._requirements import parse
+from dldoctor.checks import finding
+from dldoctor.checks._native_graph import EnvGraphs, basename, dist_of
+from dldoctor.checks._requirements import required_closure
 from dldoctor.conditions.native import FallbackExtension, native_data
+from dldoctor.model import Finding, Severity
 from dldoctor.snapshot.model import Snapshot
+
+SHOWN = 5  # evidence lines of one kind before "... and N more"
 
 
 def loaded_by_requirements(snap: Snapshot, g: EnvGraphs, dist: str, memo: Dict[str, Set[str]]) -> Set[str]:
@@ -25,18 +31,7 @@ def loaded_by_requirements(snap: Snapshot, g: EnvGraphs, dist: str, memo: Dict[s
     key = canonicalize_name(dist)
     if key in memo:
         return memo[key]
-    required: Set[str] = set()
-    todo = [key]
-    while todo:
-        d = snap.distribution(todo.pop())
-        for line in d.requires if d is not None else ():
-            req = parse(line)
-            if req is None or (req.marker is not None and "extra" in str(req.marker)):
-                continue
-            name = canonicalize_name(req.name)
-            if name not in required and name != key:
-                required.add(name)
-                todo.append(name)
+    required = required_closure(snap, dist)
     names: Set[str] = set()
     for graph in g.graphs:
         root = g.library(graph.root)
@@ -67,3 +62,53 @@ def optional_plugin(requester: str, roots: List[str]) -> str:
     if names and all(any(p.search(basename(r)) for p in native_data().optional_plugins) for r in names):
         return names[0]
     return ""
+
+
+def system_library_fix(name: str) -> str:
+    """The fix for a missing ``name``: "" (the condition's own, the nvidia-* wheels) for a library
+    of NVIDIA's CUDA stack, else where a system library comes from."""
+    if any(p.search(name) for p in native_data().nvidia_libraries):
+        return ""
+    return (f"{name} is no CUDA library: install the system package that provides it (Debian/Ubuntu: "
+            f"`apt-file search {name}`; Fedora/RHEL: `dnf provides '*/{name}'`), or the wheel that ships it.")
+
+
+def on_demand_plugins(snap: Snapshot, on_demand: Dict[str, Dict[str, Set[str]]]) -> Iterator[Finding]:
+    """One info per package for its plugins (files without a SONAME that nothing links, opened by
+    path when a feature asks for them) that cannot load: ``on_demand`` is dist -> plugin -> names."""
+    for dist, missing in sorted(on_demand.items()):
+        names = sorted({n for ns in missing.values() for n in ns})
+        shown = sorted(missing)
+        yield finding(
+            "missing-shared-library",
+            f"{len(shown)} plugin{'s' if len(shown) > 1 else ''} of {dist} cannot load here "
+            f"({', '.join(basename(x) for x in shown[:3])}{', ...' if len(shown) > 3 else ''}): "
+            f"{len(names)} libraries they need are not found "
+            f"({', '.join(names[:4])}{', ...' if len(names) > 4 else ''}). "
+            "A plugin is loaded by its path when a feature asks for it, and skipped when it cannot load: "
+            "the import works, those features do not",
+            [*(("plugin", x) for x in shown[:SHOWN]), *(("needed name", n) for n in names[:SHOWN * 3])],
+            fix="Nothing to do unless you need those features: then install the libraries they name (system "
+            "packages, e.g. `apt-file search NAME` on Debian/Ubuntu, or the wheel that ships the module).",
+            snapshot=snap,
+            severity=Severity.INFO,
+        )
+
+
+def provider_plugins(snap: Snapshot, g: EnvGraphs, plugins: Dict[str, List[str]]) -> Iterator[Finding]:
+    """One warning per framework plugin loaded on demand (optional_plugins: ONNX Runtime's
+    providers) that cannot load: ``plugins`` is plugin -> the names it misses."""
+    for plugin, names in sorted(plugins.items()):
+        names = sorted(set(names))
+        yield finding(
+            "missing-shared-library",
+            f"{basename(plugin)} ({dist_of(g, plugin)}) cannot load: {len(names)} libraries it needs are not found "
+            f"({', '.join(names[:4])}{', ...' if len(names) > 4 else ''}); the import works, but that provider "
+            "is skipped and sessions fall back to CPU",
+            [("plugin", plugin), *(("needed name", n) for n in names[:SHOWN * 3])],
+            fix="Install the libraries the provider needs (for onnxruntime-gpu: CUDA 12.x and cuDNN 9.x, e.g. the "
+            "nvidia-* wheels), or use the CPU package where there is no GPU; `dldoctor probe onnxruntime` shows "
+            "which providers a session really loads.",
+            snapshot=snap,
+            severity=Severity.WARNING,
+        )

@@ -6,6 +6,10 @@ libgfortran, which has no RPATH of its own, finds libquadmath through the RPATH 
 extension that loaded it, as ld.so does; a per-file view (``ldd`` on the library alone)
 would call it missing. A library in a library folder (``*.libs``, ``lib``) that nothing
 loads is not judged alone: something else (a ctypes preload, a plugin loader) decides how.
+Elsewhere such an orphan is judged alone, and one without a SONAME is a plugin: a file no link
+names, loaded by its path when a feature asks for it (Qt's platform, SQL-driver and QML plugins,
+GStreamer's elements), whose loader skips it when it cannot load. Its missing libraries cost
+that feature, not the import (:attr:`EnvGraphs.plugins`).
 
 No file is read here: the loader model runs on a virtual file system made of the
 snapshot's libraries and its :class:`~dldoctor.snapshot.model.LoaderFacts`.
@@ -16,7 +20,7 @@ from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 
 from dldoctor.binary import BinaryFormatError, BinaryInfo
 from dldoctor.conditions.native import native_data
@@ -83,11 +87,18 @@ class EnvGraphs:
     env_paths: frozenset  # type: ignore[type-arg]
     skipped_roots: Tuple[str, ...]  # wrong-architecture roots: wrong-architecture reports them
     aliases: Dict[str, str] = field(default_factory=dict)  # real path -> the path the snapshot names
+    plugins: frozenset = frozenset()  # type: ignore[type-arg]  # orphan roots without a SONAME: loaded on demand
 
     def library(self, path: str) -> Optional[Library]:
         """The snapshot's library at ``path``, also when the loader names it by its real path
         (a venv reached through a symlinked folder: the graph follows links, RECORD does not)."""
         return self.libraries.get(path) or self.libraries.get(self.aliases.get(path, ""))
+
+
+def dist_of(g: EnvGraphs, path: str) -> str:
+    """The distribution that ships ``path``, or "the system"."""
+    lib = g.library(path)
+    return (lib.dist if lib else None) or "the system"
 
 
 def _reader(libs: Dict[str, Library]) -> Any:
@@ -163,9 +174,13 @@ def _build(snap: Snapshot) -> Optional[EnvGraphs]:
     graphs = [loader.load(x.path) for x in roots if x.path not in skipped]
     reached = {r.path for g in graphs for e in g.edges for r in (e.resolution,) if r.path}
     reached |= {facts.realpaths.get(p, p) for p in list(reached)}
+    plugins: Set[str] = set()
+    preloads = {x.path for x in roots}
     for x in snap.libraries:  # orphans outside library folders are judged alone
         if (x.info and x.path not in reached and not is_extension(x.path)
                 and not in_library_folder(x.path) and compatible(x, machine, bits)):
             graphs.append(loader.load(x.path))
+            if not x.info.get("soname") and x.path not in preloads:
+                plugins.add(x.path)
     aliases = {real: path for path, real in facts.realpaths.items() if path in env}
-    return EnvGraphs(machine, tuple(graphs), every, frozenset(env), skipped, aliases)
+    return EnvGraphs(machine, tuple(graphs), every, frozenset(env), skipped, aliases, frozenset(plugins))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from packaging.markers import UndefinedEnvironmentName
 from packaging.requirements import InvalidRequirement, Requirement
@@ -153,3 +153,22 @@ def import_name(dist: Distribution) -> str:
         return own
     public = [t for t in dist.top_level if t and not t.startswith("_")]
     return public[0] if public else own
+
+
+def required_closure(snap: Snapshot, dist: str) -> Set[str]:
+    """Canonical names of what ``dist`` requires (Requires-Dist outside extras), transitively,
+    installed or not: the packages whose imports run before its own modules load."""
+    key = canonicalize_name(dist)
+    required: Set[str] = set()
+    todo = [key]
+    while todo:
+        d = snap.distribution(todo.pop())
+        for line in d.requires if d is not None else ():
+            req = parse(line)
+            if req is None or (req.marker is not None and "extra" in str(req.marker)):
+                continue
+            name = canonicalize_name(req.name)
+            if name not in required and name != key:
+                required.add(name)
+                todo.append(name)
+    return required

@@ -104,6 +104,15 @@ def _declares(requires: Tuple[str, ...], names: Set[str]) -> bool:
     return False
 
 
+def _named_for(dist: str, names: Set[str]) -> bool:
+    """Whether the distribution is named for the framework (torch-geometric, torch-scatter,
+    pytorch-metric-learning, tensorflow-addons, paddleocr): a package built on it, which some leave
+    undeclared on purpose so that the user picks the framework's build (PyG's install guide:
+    install torch first, the CPU or the CUDA one), so importing it is its job as well."""
+    name = canonicalize_name(dist)
+    return any(name.startswith((n, f"py{n}")) for n in names)
+
+
 @check("transitive-framework-import")
 def transitive_framework_import(snap: Snapshot) -> Iterator[Finding]:
     for d in snap.distributions:
@@ -112,7 +121,7 @@ def transitive_framework_import(snap: Snapshot) -> Iterator[Finding]:
             names: Set[str] = {canonicalize_name(imp.framework)}
             if fw and fw.dist:
                 names.add(canonicalize_name(fw.dist))
-            if _declares(d.requires, names):
+            if _declares(d.requires, names) or _named_for(d.name, names):
                 continue
             steps: List[Tuple[str, str]] = [(f"step {i + 1}", s) for i, s in enumerate(imp.chain)]
             how = " (inside try: only an ImportError is caught)" if imp.guarded else ""

@@ -38,6 +38,7 @@ def duplicate_install(snap: Snapshot) -> Iterator[Finding]:
                 fix=_dedupe_fix(snap, imported, dists),
                 snapshot=snap,
             )
+    yield from _shared_modules(snap)
     conda = set(snap.conda_packages)
     if not conda:
         return
@@ -97,8 +98,52 @@ def _dedupe_fix(snap: Snapshot, imported: Distribution, dists: List[Distribution
             f"it belongs to, then `{pip} install --force-reinstall --no-deps {name}=={imported.version}`.")
 
 
+def _sharers(snap: Snapshot, d: Distribution) -> List[Distribution]:
+    """Other distributions in the same folder that ship a file ``d``'s RECORD finds changed
+    (opencv-python and opencv-contrib-python both own cv2/cv2.abi3.so, onnxruntime and
+    onnxruntime-gpu their capi/ modules): the one installed last overwrote the other's files.
+    Sharing a folder is not enough: nvidia-cudnn and nvidia-cublas share nvidia/ and no file."""
+    changed = set(d.record.examples) if d.record is not None else set()
+    return [o for o in snap.distributions if o is not d and o.location == d.location
+            and canonicalize_name(o.name) != canonicalize_name(d.name) and changed & set(o.native_libs)]
+
+
+def _shared_modules(snap: Snapshot) -> Iterator[Finding]:
+    """Two distributions that install one module folder, seen by the files the last one
+    rewrote (corrupt-install leaves these to this check: a forced reinstall would only
+    overwrite the other package in turn)."""
+    told: set = set()  # type: ignore[type-arg]
+    for d in snap.distributions:
+        rec = d.record
+        sharers = _sharers(snap, d) if rec is not None and rec.problems else []
+        if rec is None or not sharers:
+            continue
+        names = [d.name, *(o.name for o in sharers)]
+        key = frozenset(canonicalize_name(n) for n in names)
+        if key in told:
+            continue
+        told.add(key)
+        parts = ", ".join(f"{n} {what}" for n, what in (
+            (rec.missing, "missing"), (rec.wrong_size, "of wrong size"), (rec.wrong_hash, "with wrong content")) if n)
+        shared = sorted({f.split("/")[0] for o in sharers for f in set(rec.examples) & set(o.native_libs)})
+        yield finding(
+            "duplicate-install",
+            f"{' and '.join(names)} both install the module {', '.join(shared)}: the one installed last "
+            f"overwrote the other's files ({d.name} {d.version}: {parts} of {rec.files} files in RECORD)",
+            [*(("package", f"{x.name} {x.version} at {x.metadata_dir}") for x in (d, *sharers)),
+             *(("file", e) for e in rec.examples)],
+            fix=f"Keep one of them: `{pip_of(snap)} uninstall -y {' '.join(names)}`, then install again only "
+            "the one you need.",
+            snapshot=snap,
+            severity=Severity.WARNING,  # the import works today; uninstalling or upgrading either breaks the other
+        )
+
+
 @check("corrupt-install")
 def corrupt_install(snap: Snapshot) -> Iterator[Finding]:
+    """RECORD against disk. Files another distribution rewrote (two packages owning one module
+    folder) are no corruption: a forced reinstall would only overwrite the other package in
+    turn, so that case is duplicate-install, with keeping one of them as the fix."""
     for d in snap.distributions:
         rec = d.record
         if rec is not None and rec.problems:
@@ -109,6 +154,8 @@ def corrupt_install(snap: Snapshot) -> Iterator[Finding]:
                 parts.append(f"{rec.wrong_size} of wrong size")
             if rec.wrong_hash:
                 parts.append(f"{rec.wrong_hash} with wrong content")
+            if _sharers(snap, d):
+                continue  # duplicate-install: another package rewrote these files
             yield finding(
                 "corrupt-install",
                 f"{d.name} {d.version}: {', '.join(parts)} of {rec.files} files in RECORD",

@@ -18,11 +18,20 @@ from packaging.utils import canonicalize_name
 from dldoctor.binary.vendored import repair_hash
 from dldoctor.checks import check, finding
 from dldoctor.checks._companions import explained_dists
-from dldoctor.checks._missing import fallback_extension, loaded_by_requirements, optional_plugin
+from dldoctor.checks._missing import (
+    SHOWN,
+    fallback_extension,
+    loaded_by_requirements,
+    on_demand_plugins,
+    optional_plugin,
+    provider_plugins,
+    system_library_fix,
+)
 from dldoctor.checks._native_graph import (
     EnvGraphs,
     basename,
     compatible,
+    dist_of,
     env_graphs,
     is_extension,
     load_name,
@@ -36,7 +45,6 @@ from dldoctor.snapshot.loaderfacts import interpreter_machine
 from dldoctor.snapshot.model import Library, Snapshot
 
 FORMATS = {"linux": "elf", "windows": "pe", "macos": "macho"}
-SHOWN = 5  # evidence lines of one kind before "... and N more"
 
 
 def _linux_facts(snap: Snapshot) -> str:
@@ -45,11 +53,6 @@ def _linux_facts(snap: Snapshot) -> str:
     if snap.loader is None:
         return "the snapshot has no loader facts (taken without headers or by an older dldoctor)"
     return ""
-
-
-def _dist(g: EnvGraphs, path: str) -> str:
-    lib = g.library(path)
-    return (lib.dist if lib else None) or "the system"
 
 
 def _roots_by_edge(g: EnvGraphs, rules: Tuple[str, ...]) -> Dict[Tuple[str, str], List[str]]:
@@ -77,20 +80,21 @@ def missing_shared_library(snap: Snapshot) -> Iterator[Finding]:
             if edge.resolution.rule == NOT_FOUND:
                 tried.setdefault((edge.requester, edge.resolution.name), edge.resolution.tried)
     plugins: Dict[str, List[str]] = {}
+    on_demand: Dict[str, Dict[str, Set[str]]] = {}  # dist -> plugin -> names it misses
     # A satellite built for another torch (or CUDA variant) misses torch's and CUDA's names
     # by construction: companion-mismatch states that one cause, with these names as evidence.
     explained = set(explained_dists(snap))
     loaded_first: Dict[str, Set[str]] = {}
     for (requester, name), roots in sorted(_roots_by_edge(g, (NOT_FOUND,)).items()):
-        if _provided_by_interpreter(name) or canonicalize_name(_dist(g, requester)) in explained:
+        if _provided_by_interpreter(name) or canonicalize_name(dist_of(g, requester)) in explained:
             continue
-        if name in loaded_by_requirements(snap, g, _dist(g, requester), loaded_first):
+        if name in loaded_by_requirements(snap, g, dist_of(g, requester), loaded_first):
             continue  # `import torch` loaded libc10.so before this torch extension needs it
-        fallback = fallback_extension(_dist(g, requester), requester, roots)
+        fallback = fallback_extension(dist_of(g, requester), requester, roots)
         if fallback is not None:
             yield finding(
                 "missing-shared-library",
-                f"{basename(requester)} ({_dist(g, requester)}) needs {name}, which ld.so cannot find; the module "
+                f"{basename(requester)} ({dist_of(g, requester)}) needs {name}, which ld.so cannot find; the module "
                 "is optional and the package falls back without it",
                 [("needed by", requester), ("needed name", name), ("falls back to", fallback.fallback),
                  ("source", fallback.source)],
@@ -103,29 +107,22 @@ def missing_shared_library(snap: Snapshot) -> Iterator[Finding]:
         if plugin:
             plugins.setdefault(plugin, []).append(name)
             continue
+        if all(r in g.plugins for r in roots):
+            for r in dict.fromkeys(roots):
+                on_demand.setdefault(dist_of(g, r), {}).setdefault(r, set()).add(name)
+            continue
         via = [r for r in dict.fromkeys(roots) if r != requester]
         yield finding(
             "missing-shared-library",
-            f"{basename(requester)} ({_dist(g, requester)}) needs {name}, which ld.so cannot find",
+            f"{basename(requester)} ({dist_of(g, requester)}) needs {name}, which ld.so cannot find",
             [("needed by", requester), ("needed name", name),
              *(("loaded by", r) for r in via[:SHOWN]),
              *(("tried", t) for t in tried[(requester, name)])],
+            fix=system_library_fix(name),
             snapshot=snap,
         )
-    for plugin, names in sorted(plugins.items()):
-        names = sorted(set(names))
-        yield finding(
-            "missing-shared-library",
-            f"{basename(plugin)} ({_dist(g, plugin)}) cannot load: {len(names)} libraries it needs are not found "
-            f"({', '.join(names[:4])}{', ...' if len(names) > 4 else ''}); the import works, but that provider "
-            "is skipped and sessions fall back to CPU",
-            [("plugin", plugin), *(("needed name", n) for n in names[:SHOWN * 3])],
-            fix="Install the libraries the provider needs (for onnxruntime-gpu: CUDA 12.x and cuDNN 9.x, e.g. the "
-            "nvidia-* wheels), or use the CPU package where there is no GPU; `dldoctor probe onnxruntime` shows "
-            "which providers a session really loads.",
-            snapshot=snap,
-            severity=Severity.WARNING,
-        )
+    yield from on_demand_plugins(snap, on_demand)
+    yield from provider_plugins(snap, g, plugins)
 
 
 def _machine_of(lib: Library) -> str:
@@ -230,7 +227,7 @@ def unreadable_libraries(snap: Snapshot) -> Iterator[Finding]:
             "system package that owns it, or take its folder off LD_LIBRARY_PATH)")
         yield finding(
             "corrupt-install",
-            f"{basename(requester)} needs {name}; ld.so finds {path} ({_dist(g, path)}) first "
+            f"{basename(requester)} needs {name}; ld.so finds {path} ({dist_of(g, path)}) first "
             f"and cannot load it: {why}",
             [("needed by", requester), ("unreadable file", path), ("error", why),
              *(("loaded by", r) for r in via[:SHOWN])],
@@ -279,12 +276,16 @@ def dll_version_conflict(snap: Snapshot) -> Iterator[Finding]:
     loads its copy and every later request by that name reuses it (ld.so matches a loaded
     SONAME; Windows matches a loaded module's base name). An extension module is imported by
     its path, which never matches another file: two packages' ``_qhull`` modules are two
-    modules, unless a library asks for one by name."""
+    modules, unless a library asks for one by name. So is an ELF plugin (no SONAME: Qt's
+    libqxcb.so in PyQt5 and in opencv-python): ld.so records a loaded object by its SONAME, and
+    one without it is found by no later request for its name."""
     needed = {_fold(snap, str(n)) for x in snap.libraries for n in (x.info or {}).get("needed", ())}
     groups: Dict[str, List[Library]] = {}
     for lib in snap.libraries:
         key = _fold(snap, load_name(lib))
-        if lib.info is not None and (key in needed or not is_extension(lib.path)):
+        info = lib.info
+        by_path = info is not None and info.get("format") == "elf" and not info.get("soname")
+        if info is not None and (key in needed or not (is_extension(lib.path) or by_path)):
             groups.setdefault(key, []).append(lib)
     for copies in groups.values():
         if len({_owner_key(c) for c in copies}) < 2:

@@ -19,6 +19,7 @@ class NativeData:
     extension: Tuple[Pattern[str], ...]
     interpreter_provided: Tuple[Pattern[str], ...]
     optional_plugins: Tuple[Pattern[str], ...] = ()
+    nvidia_libraries: Tuple[Pattern[str], ...] = ()
     fallback_extensions: Tuple[FallbackExtension, ...] = ()
 
 
@@ -58,5 +59,6 @@ def native_data() -> NativeData:
         extension=tuple(re.compile(p, re.I) for p in _strs(raw, "extension_patterns")),
         interpreter_provided=tuple(re.compile(p) for p in _strs(raw, "interpreter_provided")),
         optional_plugins=tuple(re.compile(p, re.I) for p in _strs(raw, "optional_plugins")),
+        nvidia_libraries=tuple(re.compile(p, re.I) for p in _strs(raw, "nvidia_libraries")),
         fallback_extensions=_fallbacks(raw),
     )

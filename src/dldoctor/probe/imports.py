@@ -38,6 +38,13 @@ _HASH = re.compile(r"-[0-9a-f]{8,}(?=\.)")
 _SO_MINOR = re.compile(r"(\.so\.\d+)(\.\d+)+$")
 
 
+def load_key(path: str) -> str:
+    """The name the loader matches a request on: base name, case-folded, an ELF file name cut
+    to its usual SONAME; an auditwheel hash kept (it is part of the name the request asks for)."""
+    base = path.replace("\\", "/").rsplit("/", 1)[-1].lower()
+    return _SO_MINOR.sub(r"\1", base)
+
+
 def library_key(path: str) -> str:
     """The name the loader matches on: base name, case-folded, auditwheel hash removed, and
     an ELF file name cut to its usual SONAME (``libgomp.so.1.0.0`` -> ``libgomp.so.1``).

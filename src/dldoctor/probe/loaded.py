@@ -14,7 +14,7 @@ from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from dldoctor.binary.vendored import same_vendored_library
 from dldoctor.conditions.openmp import openmp_runtime
-from dldoctor.probe.imports import library_key
+from dldoctor.probe.imports import library_key, load_key
 from dldoctor.probe.model import ImportProbe, LoadedLibrary
 
 LIBSTDCXX = "libstdc++.so.6"
@@ -54,11 +54,15 @@ def replaced_copies(probe: ImportProbe, natives: Mapping[str, Sequence[str]]
 
     Only packages with at least one library in the process count: a package that was not
     imported did not lose anything. A package whose own copy also loaded (two copies side by
-    side) is a duplicate, not a replacement, and is left to the duplicate checks.
+    side) is a duplicate, not a replacement, and is left to the duplicate checks. A loader
+    serves a request with a loaded library only under the name asked for, so only a copy of
+    that very name replaced it: auditwheel's libpng16-abb096d5.so.16 in pillow and another
+    hash in opencv are two libraries side by side, and a package's copy not loaded yet may
+    be one it loads later, on demand (pillow's AVIF plugin, PyQt5's QtTest).
     """
     loaded_by_key: Dict[str, List[LoadedLibrary]] = {}
     for lib in probe.loaded:
-        loaded_by_key.setdefault(library_key(lib.path), []).append(lib)
+        loaded_by_key.setdefault(load_key(lib.path), []).append(lib)
     present = {lib.owner for lib in probe.loaded if lib.owner}
     out: List[Tuple[str, str, LoadedLibrary]] = []
     for dist, own in natives.items():
@@ -68,7 +72,7 @@ def replaced_copies(probe: ImportProbe, natives: Mapping[str, Sequence[str]]
         for path in own:
             if path.endswith((".pyd",)) or ".cpython-" in path or ".abi3." in path:
                 continue  # extension modules are imported by path, never by name
-            libs = loaded_by_key.get(library_key(path), [])
+            libs = loaded_by_key.get(load_key(path), [])
             if any(same_vendored_library(path, lib.path) for lib in libs):
                 continue  # numpy's and scipy's libgfortran-040039e1.so.5: one library (binary.vendored)
             if libs and not any(os.path.normcase(lib.path) in own_norm for lib in libs):

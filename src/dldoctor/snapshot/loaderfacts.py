@@ -91,6 +91,20 @@ def linux_loader_facts(
     outside: Dict[str, Library] = {}
     queue: Deque[str] = deque(n for x in libraries for n in _names(x))
     seen: Set[str] = set()
+
+    def probe(path: str) -> None:
+        if path in outside or path in ours or not os.path.isfile(path):
+            return
+        outside[path] = found = _read(path, None)
+        queue.extend(_names(found))
+        # a system library's own RPATH/RUNPATH (libpulse's .../pulseaudio): its needs are searched
+        # there too, also the names already probed elsewhere
+        for folder in _abs_search_dirs([found]):
+            if folder not in folders and os.path.isdir(folder):
+                folders.setdefault(folder, None)
+                for known in seen:
+                    probe(os.path.join(folder, known))
+
     while queue:
         name = queue.popleft()
         if name in seen or "/" in name:
@@ -101,10 +115,7 @@ def linux_loader_facts(
             cache[name] = table[name]
             hits.append(table[name])
         for path in hits:
-            if path in outside or path in ours or not os.path.isfile(path):
-                continue
-            outside[path] = found = _read(path, None)
-            queue.extend(_names(found))
+            probe(path)
     every = [*libraries, *outside.values()]
     sizes: Dict[str, int] = {}
     realpaths: Dict[str, str] = {}
