@@ -120,3 +120,28 @@ def test_windows_checks_skip_other_snapshots(snap: Snapshot) -> None:
         assert r.findings == () and r.skipped
     bare = dataclasses.replace(snap, windows=WindowsHost())
     assert messages(bare, "hybrid-graphics") == []
+
+
+def test_a_runtime_copy_of_a_required_package_is_loaded_before_its_plugins(snap: Snapshot) -> None:
+    """PySide6-Addons' Qt plugins import msvcp140.dll, which PySide6-Essentials (a requirement of
+    Addons) ships beside Qt6Core.dll: Qt6Core loads it before Qt opens any plugin, so the plugins
+    get it by base name (the fresh-eyes review's PySide6 wheel set). Without that requirement the
+    copy belongs to a package that need not be imported first, and the plugin lacks it."""
+    site = "C:\\venv\\Lib\\site-packages"
+    torch_cpu = next(lib for lib in snap.libraries if lib.path.lower().endswith("torch_cpu.dll"))
+    plugin = dataclasses.replace(torch_cpu, path=f"{site}\\PySide6\\plugins\\geometryloaders\\gltfloader.dll",
+                                 dist="PySide6_Addons",
+                                 info={**(torch_cpu.info or {}), "needed": ["msvcp140.dll", "kernel32.dll"]})
+    runtime = dataclasses.replace(torch_cpu, path=f"{site}\\PySide6\\msvcp140.dll", dist="PySide6_Essentials",
+                                  info={**(torch_cpu.info or {}), "needed": ["kernel32.dll"]})
+
+    def judged(requires: tuple) -> list:  # type: ignore[type-arg]
+        base = snap.distributions[0]
+        dists = (*snap.distributions,
+                 dataclasses.replace(base, name="PySide6_Addons", version="6.12.0", requires=requires),
+                 dataclasses.replace(base, name="PySide6_Essentials", version="6.12.0", requires=()))
+        s = dataclasses.replace(snap, libraries=(plugin, runtime), distributions=dists)
+        return [m for m in messages(with_host(s, vc_runtime=()), "missing-vc-runtime") if "gltfloader.dll" in m]
+
+    assert judged(("PySide6_Essentials==6.12.0", "shiboken6==6.12.0")) == []
+    assert judged(()) != []

@@ -71,3 +71,15 @@ def test_rules_list_and_pages() -> None:
     assert page.startswith(f"# {conds[0].slug} ({conds[0].code})") and "## Detected by" in page
     index = render_rules_index(conds, {conds[0].slug: ("check",)})
     assert f"| {conds[0].code} |" in index and index.count("\n| DLD") == len(conds)
+
+
+def test_the_pointer_names_a_finding_to_fix_never_an_info(report) -> None:  # type: ignore[no-untyped-def]
+    """"More on each: dldoctor rules X" points at an error or warning; a report of infos only
+    (a healthy set with two OpenMP pools by design) ends at its counts."""
+    from dataclasses import replace
+
+    assert "More on each: dldoctor rules duplicate-install" in renderer("text")(report)
+    quiet = replace(report, results=[replace(r, findings=[replace(f, severity=Severity.INFO) for f in r.findings])
+                                     for r in report.results])
+    out = renderer("text")(quiet)
+    assert out.rstrip().endswith("0 error(s), 0 warning(s)") and "More on each" not in out

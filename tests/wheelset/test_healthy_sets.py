@@ -69,7 +69,9 @@ SETS: Dict[str, Tuple[Tuple[str, ...], Tuple[str, ...]]] = {
     # mediapipe requires opencv-contrib-python and sounddevice; sounddevice ships PortAudio for
     # x64, x86 and arm64 and loads the one for the running machine by path (sounddevice.py,
     # platform.architecture()), so the x86 / arm64 DLLs are never loaded here: info only.
-    "opencv-mediapipe": (("opencv-python==5.0.0.93", "opencv-contrib-python==5.0.0.93", "mediapipe==1.2.2",
+    # (opencv-python beside it would write cv2\cv2.pyd a second time: OpenCV's README says to
+    # install one of its packages only; duplicate-install, asserted in test_wheels.py.)
+    "opencv-mediapipe": (("opencv-contrib-python==5.0.0.93", "mediapipe==1.2.2",
                           "sounddevice==0.5.6", "cffi==2.1.1", "numpy==2.4.6", "matplotlib==3.11.2",
                           "pillow==13.0.0", "contourpy==1.3.3", "kiwisolver==1.5.1", "fonttools==4.68.0"), ()),
     # pywin32's .pyd import pywintypes311.dll / pythoncom311.dll from pywin32_system32, which
@@ -89,6 +91,21 @@ SETS: Dict[str, Tuple[Tuple[str, ...], Tuple[str, ...]]] = {
                         "onnxruntime==1.32.0", "numpy==2.4.6"), ("--vc-redist", "14.44")),
     "jax": (("jax==0.10.2", "jaxlib==0.10.2", "ml-dtypes==0.6.0", "numpy==2.4.6", "scipy==1.17.1"),
             ("--vc-redist", "14.44")),
+    # The fresh-eyes review's sets. tables ships an un-repaired tables\libblosc2.dll (it imports a
+    # plain zlib-ng2.dll no wheel has) beside tables.libs\libblosc2.dll; tables/__init__.py's
+    # _load_blosc2 loads the latter by full path first (preloads.toml), so its .pyd get that copy
+    # by base name and the stray one never loads. numexpr's interpreter.pyd imports msvcp140.dll
+    # from the redistributable.
+    "hdf5-tables": (("tables==3.11.1", "blosc2==4.14.1", "numexpr==2.14.2", "h5py==3.16.0",
+                     "netCDF4==1.7.5.1.post1", "cftime==1.6.6.1", "ndindex==1.10.1", "msgpack==1.2.4",
+                     "numpy==2.4.6"), ("--vc-redist", "14.44")),
+    # scikit-learn's sklearn\.libs copies of msvcp140.dll / vcomp140.dll (14.51) beside System32's
+    # 14.44: which copy serves which package depends on the import order, and either works (the
+    # VC++ runtime is backward compatible within 14.x): info, not a warning. numba's tbbpool
+    # misses tbb12.dll (optional: info). pygame, PyAudio and soundfile ship what they import.
+    "audio-numba": (("pygame==2.6.1", "PyAudio==0.2.14", "sounddevice==0.5.6", "soundfile==0.14.0",
+                     "numba==0.68.1", "llvmlite==0.50.0", "scikit-learn==1.9.1", "scipy==1.17.1",
+                     "numpy==2.4.6", "cffi==2.1.1"), ("--vc-redist", "14.44")),
 }
 
 

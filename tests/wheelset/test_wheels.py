@@ -136,3 +136,39 @@ def test_check_judges_a_windows_snapshot_from_linux() -> None:
     slugs = {f["slug"] for f in json.loads(done.stdout)["findings"]}
     assert {"missing-vc-runtime", "hybrid-graphics", "pagefile-too-small", "gpu-driver-timeout",
             "cuda-toolkit-mismatch"} <= slugs
+
+
+def test_two_wheels_writing_one_file_are_a_duplicate_install(wheels: Dict[str, Path]) -> None:
+    """opencv-python and opencv-python-headless both write cv2\\cv2.pyd (OpenCV's own instructions:
+    install only one): the one installed last replaces the other's. A file both wheels ship with
+    the same bytes (numpy's, given twice) is no conflict."""
+    headless = fetch("opencv-python-headless==5.0.0.93")
+    with zipfile.ZipFile(wheels["opencv"]) as a, zipfile.ZipFile(headless) as b:
+        pyd_a, pyd_b = a.getinfo("cv2/cv2.pyd"), b.getinfo("cv2/cv2.pyd")
+        assert (pyd_a.file_size, pyd_a.CRC) != (pyd_b.file_size, pyd_b.CRC)  # the wheels themselves
+    report = wheels_json(str(wheels["opencv"]), str(headless), str(wheels["numpy"]), "--vc-redist", "14.44")
+    (dup,) = found(report, "duplicate-install")
+    assert dup.startswith("opencv-python and opencv-python-headless both install ") and "cv2\\cv2.pyd" in dup
+    assert found(wheels_json(str(wheels["opencv"]), str(wheels["numpy"])), "duplicate-install") == []
+
+
+def test_a_folder_stands_for_its_wheels_and_their_tags_name_the_python(wheels: Dict[str, Path],
+                                                                       tmp_path: Path) -> None:
+    """`dldoctor wheels DIR` checks the .whl files in DIR, for the Python their cpXY tags name
+    (cp311 here), and --order takes the names in any spelling."""
+    folder = tmp_path / "set"
+    folder.mkdir()
+    for key in ("numpy", "opencv"):
+        (folder / wheels[key].name).symlink_to(wheels[key])
+    report = wheels_json(str(folder), "--order", "OpenCV_Python,NumPy")
+    assert report["exit"] == 0
+    facts = {f["label"]: f["value"] for f in report["facts"]}
+    assert "CPython 3.11 venv" in facts["target"] and "no Visual C++ Redistributable" in facts["target"]
+    assert facts["wheels"].startswith("numpy 2.4.6, opencv-python 5.0.0.93")
+    redist = {f["label"]: f["value"] for f in wheels_json(str(folder), "--vc-redist", "14.44")["facts"]}
+    assert "no Visual C++ Redistributable" not in redist["target"] and "redistributable 14.44" in redist["target"]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    done = subprocess.run([sys.executable, "-m", "dldoctor", "wheels", str(empty)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2 and "a folder without .whl files" in done.stderr

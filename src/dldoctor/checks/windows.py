@@ -11,9 +11,11 @@ from __future__ import annotations
 import re
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
+from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 from dldoctor.checks import check, finding
+from dldoctor.checks._requirements import required_closure
 from dldoctor.checks._util import norm, parsed_version, pathmod
 from dldoctor.conditions import version_key
 from dldoctor.conditions.windows import host_data, load_vc_runtime
@@ -71,13 +73,19 @@ def _provided(snap: Snapshot, requester: str, name: str) -> bool:
 
 
 def _vendored(snap: Snapshot, requester: str, name: str) -> bool:
-    """The requester's own package ships ``name`` and makes it loaded before its modules need
-    it: scikit-learn preloads sklearn\\.libs\\vcomp140.dll and msvcp140.dll by full path
-    (_distributor_init.py); PyQt5-Qt5's Qt5Core.dll pulls Qt5\\bin\\msvcp140.dll in beside it,
-    so the plugins Qt opens later find it already loaded. How new the copy is stays the
-    minimums' question (below), not this one."""
+    """The requester's own package, or one it requires, ships ``name`` and makes it loaded
+    before its modules need it: scikit-learn preloads sklearn\\.libs\\vcomp140.dll and
+    msvcp140.dll by full path (_distributor_init.py); PyQt5-Qt5's Qt5Core.dll pulls
+    Qt5\\bin\\msvcp140.dll in beside it, so the plugins Qt opens later find it already loaded,
+    also those of PySide6-Addons, which requires PySide6-Essentials (the wheel that ships
+    msvcp140.dll beside Qt6Core.dll). How new the copy is stays the minimums' question (below),
+    not this one."""
     owner = next((lib.dist for lib in snap.libraries if norm(snap, lib.path) == norm(snap, requester)), None)
-    return bool(owner) and any(lib.dist == owner and _base(snap, lib.path) == name for lib in snap.libraries)
+    if not owner:
+        return False
+    owners = {canonicalize_name(owner), *required_closure(snap, owner)}
+    return any(lib.dist and canonicalize_name(lib.dist) in owners and _base(snap, lib.path) == name
+               for lib in snap.libraries)
 
 
 def _version_of(snap: Snapshot, dist: str) -> Optional[Version]:

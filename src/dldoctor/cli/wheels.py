@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import List
+import os
+from collections import Counter
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence
+
+from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 
 from dldoctor.cli._common import add_format, emit, write_file
 from dldoctor.errors import DldoctorError
@@ -24,11 +29,12 @@ exit status: 0 no error finding, 1 at least one error finding, 2 bad usage or in
 
 
 def register(p: argparse.ArgumentParser) -> None:
-    p.add_argument("wheel", nargs="*", help="wheel files (.whl)")
+    p.add_argument("wheel", nargs="*", help="wheel files (.whl), or folders of them")
     p.add_argument("-r", "--requirement", action="append", default=[], metavar="FILE",
                    help="download what this requirements file resolves to for --platform (repeatable)")
     p.add_argument("--platform", default="win_amd64", help="wheel platform tag of the target (default: win_amd64)")
-    p.add_argument("--python-version", default="3.11", metavar="X.Y", help="target Python version (default: 3.11)")
+    p.add_argument("--python-version", metavar="X.Y",
+                   help="target Python version (default: the one the wheels' cpXY tags name most, else 3.11)")
     p.add_argument("--vc-redist", metavar="VERSION",
                    help="Visual C++ Redistributable version on the target, e.g. 14.44 (default: none installed)")
     p.add_argument("--order", metavar="DISTS", help="import order for the whole-process view, comma-separated")
@@ -36,6 +42,42 @@ def register(p: argparse.ArgumentParser) -> None:
     add_format(p)
     p.add_argument("--select", action="append", default=[], metavar="CODES", help="only these conditions")
     p.add_argument("--ignore", action="append", default=[], metavar="CODES", help="skip these conditions")
+
+
+DEFAULT_PYTHON = "3.11"
+
+
+def wheel_paths(given: Sequence[str]) -> List[str]:
+    """The wheel files given, a folder standing for the .whl files in it (sorted); one wheel
+    file name given twice (two folders of one download) is installed once, as pip would."""
+    out: Dict[str, str] = {}
+    for item in given:
+        if os.path.isdir(item):
+            found = sorted(str(p) for p in Path(item).glob("*.whl"))
+            if not found:
+                raise DldoctorError(f"{item}: a folder without .whl files")
+        else:
+            found = [item]
+        for path in found:
+            out.setdefault(os.path.basename(path).lower(), path)
+    return list(out.values())
+
+
+def tagged_python(paths: Sequence[str]) -> Optional[str]:
+    """The Python the wheels are built for: the X.Y their version-specific tags (cp312, not abi3
+    or py3) name most often, the newer on a tie; None when none names one."""
+    seen: Counter[str] = Counter()
+    for path in paths:
+        try:
+            _name, _version, _build, tags = parse_wheel_filename(os.path.basename(path))
+        except InvalidWheelFilename:
+            continue  # install() reports it
+        minors = {f"{t.interpreter[2]}.{t.interpreter[3:]}" for t in tags
+                  if t.interpreter.startswith("cp") and t.interpreter[2:].isdigit() and t.abi != "abi3"}
+        seen.update(minors)
+    if not seen:
+        return None
+    return max(seen, key=lambda v: (seen[v], tuple(int(x) for x in v.split("."))))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -46,20 +88,24 @@ def run(args: argparse.Namespace) -> int:
     from dldoctor.wheelset.report import wheels_report
 
     select, ignore = resolve_selection(args.select), resolve_selection(args.ignore)
-    paths: List[str] = list(args.wheel)
+    paths = wheel_paths(args.wheel)
+    python_version = args.python_version or tagged_python(paths) or DEFAULT_PYTHON
     for req in args.requirement:
-        paths += download_requirements(req, args.platform, args.python_version)
+        paths += download_requirements(req, args.platform, python_version)
     if not paths:
         raise DldoctorError("no wheels: give wheel files or -r REQUIREMENTS")
-    vi = install(paths, args.platform, args.python_version, args.vc_redist)
+    vi = install(paths, args.platform, python_version, args.vc_redist)
     snap = snapshot_of(vi)
-    dists = [w.name for w in vi.wheels]
-    order = [d.strip() for d in args.order.split(",")] if args.order else None
-    if order and set(order) - set(dists):
-        raise DldoctorError(f"--order: not among the wheels: {', '.join(sorted(set(order) - set(dists)))}")
+    dists = {canonicalize_name(w.name): w.name for w in vi.wheels}
+    asked = [d.strip() for d in args.order.split(",") if d.strip()] if args.order else []
+    unknown = [d for d in asked if canonicalize_name(d) not in dists]
+    if unknown:
+        raise DldoctorError(f"--order: not among the wheels: {', '.join(sorted(unknown))} "
+                            f"(the wheels: {', '.join(sorted(dists.values()))})")
+    order = [dists[canonicalize_name(d)] for d in asked] or None
     if order:
-        order += [d for d in dists if d not in order]
-    report = wheels_report(vi, snap, order, select, ignore, args.platform, args.python_version, args.vc_redist)
+        order += [d for d in dists.values() if d not in order]
+    report = wheels_report(vi, snap, order, select, ignore, args.platform, python_version, args.vc_redist)
     if args.snapshot_out:
         write_file(args.snapshot_out, json.dumps(snap.to_dict(), indent=1) + "\n")
     emit(renderer(args.format)(report))

@@ -57,8 +57,9 @@ def render_text(report: Report, color: Optional[bool] = None) -> str:
     counts = {s: sum(1 for f in findings if f.level == s) for s in Severity}
     lines.append("")
     summary = f"{counts[Severity.ERROR]} error(s), {counts[Severity.WARNING]} warning(s)"
-    if findings:
-        summary += f". More on each: dldoctor rules {findings[0].condition.slug}"
+    loud = [f for f in findings if f.level in (Severity.ERROR, Severity.WARNING)]
+    if loud:  # the first thing to fix, not an info
+        summary += f". More on each: dldoctor rules {loud[0].condition.slug}"
     lines.append(summary)
     return "\n".join(lines) + "\n"
 

@@ -18,6 +18,7 @@ from dldoctor.model import Finding, Severity
 from dldoctor.snapshot.model import Snapshot
 from dldoctor.wheelset.imports import Analysis, Conflict
 from dldoctor.wheelset.install import VirtualInstall
+from dldoctor.wheelset.overlaps import overlaps
 from dldoctor.wheelset.tree import PYTHON, SYSTEM, VirtualFile
 
 # The slugs this simulation answers for a wheel set (snapshot checks of these are not run).
@@ -129,12 +130,19 @@ def _needs(dist: str, name: str, snap: Snapshot) -> Optional[Tuple[str, str, Tup
 
 
 def conflicts(vi: VirtualInstall, analysis: Analysis, snap: Snapshot) -> Iterator[Finding]:
+    """Copies whose winner the import order decides. A name every order binds to one copy (the
+    interpreter's own vcruntime140.dll, which python3XX.dll loads before any package) has no
+    order to get wrong. The VC++ runtime is backward compatible within 14.x: which copy of it
+    wins is info, and a release known to need a newer one than an order gives it (vc_runtime.toml
+    minimums) is an import-order-conflict of its own."""
+    vc = {n.lower() for n in load_vc_runtime().dlls}
     for c in analysis.conflicts:
-        yield _conflict(vi, c, snap)
+        if len(set(c.winners.values())) > 1:
+            yield _conflict(vi, c, snap, Severity.INFO if c.name.lower() in vc else None)
         yield from _breaking_orders(vi, c, snap)
 
 
-def _conflict(vi: VirtualInstall, c: Conflict, snap: Snapshot) -> Finding:
+def _conflict(vi: VirtualInstall, c: Conflict, snap: Snapshot, severity: Optional[Severity] = None) -> Finding:
     copies = [(d, f) for d, f in c.copies.items()]
     orders = []
     for (first, second), path in sorted(c.winners.items()):
@@ -149,6 +157,7 @@ def _conflict(vi: VirtualInstall, c: Conflict, snap: Snapshot) -> Finding:
         fix="Import the package whose copy is newest first, everywhere (or keep these packages in separate "
         "environments); the loader reuses the first-loaded copy by name",
         snapshot=snap,
+        severity=severity,
     )
 
 
@@ -194,4 +203,5 @@ def all_findings(vi: VirtualInstall, analysis: Analysis, snap: Snapshot) -> List
     out: List[Finding] = []
     for gen in (missing, conflicts, openmp):
         out.extend(gen(vi, analysis, snap))
+    out.extend(overlaps(vi, snap))
     return out

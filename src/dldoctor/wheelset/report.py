@@ -40,9 +40,14 @@ def wheels_report(
     results.sort(key=lambda r: r.condition.code)
     facts = (
         Evidence("wheels", ", ".join(f"{w.name} {w.version}" for w in vi.wheels)),
-        Evidence("target", f"{vi.profile.title}; CPython {python_version} venv; "
+        Evidence("target", f"{_title(vi.profile.title, vc_redist)}; CPython {python_version} venv; "
                  f"VC++ redistributable {vc_redist or 'not installed'}"),
         *base.facts[2:],
     )
     return Report(target=f"{len(vi.wheels)} wheel(s) for {platform}", platform="windows",
                   results=tuple(results), facts=facts, errors=base.errors)
+
+
+def _title(title: str, vc_redist: Optional[str]) -> str:
+    """The stock machine's title, less its "no Visual C++ Redistributable" once one is given."""
+    return title.replace("no Visual C++ Redistributable, ", "") if vc_redist else title
