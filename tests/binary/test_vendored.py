@@ -19,6 +19,8 @@ from dldoctor.binary.vendored import repair_hash, same_vendored_library
     # auditwheel splits at the first dot: libopenblasp-r0.3.15.so (opencv-python's .libs)
     ("/env/opencv_python.libs/libopenblasp-r0-59ffcd50.3.15.so", "59ffcd50"),
     ("/env/pkg/notes-0123abcd.3.txt", None),
+    ("/env/pkg.libs/libglib-2-0123abcd.0.so.0", "0123abcd"),  # libglib-2.0.so.0
+    ("/env/pkg/_foo-0123abcd.cpython-311-x86_64-linux-gnu.so", None),  # an extension module's tag
 ])
 def test_repair_hash(name: str, digest: object) -> None:
     assert repair_hash(name) == digest

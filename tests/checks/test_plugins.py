@@ -32,32 +32,56 @@ def _load(venv: Path, *paths: Path) -> List[str]:
 
 def test_a_plugin_that_cannot_load_costs_its_feature_not_the_import(
         venv_factory: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A file without a SONAME that nothing links (Qt's libqxcb.so) is opened by its path when a
-    feature asks for it: its missing libraries are one info for the package. A library with a
-    SONAME in the same place is still judged as one that must load (an error)."""
+    """A lib*.so without a SONAME that nothing links (Qt's plugins) is opened by its path when a
+    feature asks for it: its missing libraries are one info for the package, and one warning for
+    the plugins it cannot work without (Qt's platforms/: every window). A library with a SONAME,
+    and an extension module without an ABI tag (TensorFlow's _pywrap_*.so), are still judged as
+    files that must load (errors)."""
     build = tmp_path / "build"
-    plugin = gcc_shared(build / "libqfake.so", "int which(void) { return 1; }\n", needed=["libabsent-plugin.so.1"])
-    other = gcc_shared(build / "libqother.so", "int which(void) { return 2; }\n", needed=["libabsent-plugin.so.1"])
+    platform = gcc_shared(build / "libqfake.so", "int which(void) { return 1; }\n", needed=["libabsent-xcb.so.1"])
+    sql = gcc_shared(build / "libqsqlfake.so", "int which(void) { return 2; }\n", needed=["libabsent-sql.so.1"])
+    tts = gcc_shared(build / "libqttsfake.so", "int which(void) { return 4; }\n", needed=["libabsent-sql.so.1"])
     linked = gcc_shared(build / "libhelper.so.1", "int which(void) { return 3; }\n", soname="libhelper.so.1",
                         needed=["libabsent-helper.so.1"])
+    pywrap = gcc_shared(build / "_pywrap_fake.so", "int which(void) { return 5; }\n", needed=["libabsent-core.so.2"])
     init = build / "__init__.py"
     init.write_text("")
     install_wheels(venv := venv_factory(), build_wheel(tmp_path, "qtfake", {
-        "qtfake/__init__.py": init, "qtfake/plugins/platforms/libqfake.so": plugin,
-        "qtfake/plugins/sqldrivers/libqother.so": other, "qtfake/helpers/libhelper.so.1": linked}))
+        "qtfake/__init__.py": init, "qtfake/plugins/platforms/libqfake.so": platform,
+        "qtfake/plugins/sqldrivers/libqsqlfake.so": sql, "qtfake/plugins/texttospeech/libqttsfake.so": tts,
+        "qtfake/helpers/libhelper.so.1": linked, "qtfake/python/_pywrap_fake.so": pywrap}))
     site = site_packages(venv)
     # the oracle: the package imports, the plugin alone cannot load
     assert subprocess.run([str(venv_python(venv)), "-c", "import qtfake"], timeout=120).returncode == 0
     assert _load(venv, site / "qtfake/plugins/platforms/libqfake.so")[0].startswith("ERR")
     found = findings(snapshot_of(venv, monkeypatch), "missing-shared-library")
     (info,) = [f for f in found if f.level is Severity.INFO]
-    assert info.message.startswith("2 plugins of qtfake cannot load here (libqfake.so, libqother.so): "
-                                   "1 libraries they need are not found (libabsent-plugin.so.1)")
-    assert evidence(info, "needed name") == ["libabsent-plugin.so.1"]
-    (error,) = [f for f in found if f.level is Severity.ERROR]
-    assert evidence(error, "needed name") == ["libabsent-helper.so.1"]
-    # a system library, not CUDA's: the fix names the system package, not the nvidia-* wheels
-    assert "apt-file search libabsent-helper.so.1" in error.fix and "nvidia" not in error.fix
+    assert info.message.startswith("2 plugins of qtfake cannot load here (libqsqlfake.so, libqttsfake.so): "
+                                   "1 library they need is not found (libabsent-sql.so.1)")
+    (warning,) = [f for f in found if f.level is Severity.WARNING]
+    assert warning.message.startswith("1 plugin of qtfake cannot load here (libqfake.so): 1 library they need is "
+                                      "not found (libabsent-xcb.so.1). The import works, but")
+    errors = sorted(evidence(f, "needed name")[0] for f in found if f.level is Severity.ERROR)
+    assert errors == ["libabsent-core.so.2", "libabsent-helper.so.1"]
+    # a system library, not CUDA's and no package's: the fix names the system package
+    (helper,) = [f for f in found if evidence(f, "needed name") == ["libabsent-helper.so.1"]]
+    assert "apt-file search libabsent-helper.so.1" in helper.fix and "nvidia" not in helper.fix
+
+
+def test_a_library_a_package_ships_is_no_system_package(
+        venv_factory: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A framework's own library that its extension cannot find (libtensorflow_cc.so.2 removed
+    from where the RPATH points, here shipped in another folder) is no apt package: the fix is
+    the condition's own (reinstall the framework, or the wheel that ships it)."""
+    build = tmp_path / "build"
+    own = gcc_shared(build / "libfwcore.so.2", "int core(void) { return 1; }\n", soname="libfwcore.so.2")
+    ext = gcc_shared(build / f"_fw{EXT}", "int which(void) { return 1; }\n", needed=["libfwcore.so.2"],
+                     rpath="$ORIGIN/missing-folder")
+    install_wheels(venv := venv_factory(), build_wheel(tmp_path, "fwfake", {
+        f"fwfake/_fw{EXT}": ext, "fwfake/other/lib/libfwcore.so.2": own}))
+    (miss,) = findings(snapshot_of(venv, monkeypatch), "missing-shared-library")
+    assert evidence(miss, "needed name") == ["libfwcore.so.2"]
+    assert "apt-file" not in miss.fix and "reinstall the framework" in miss.fix
 
 
 def test_two_plugins_of_one_name_are_two_libraries(
@@ -92,6 +116,23 @@ def test_two_packages_owning_one_module_folder_are_a_duplicate_not_a_corruption(
     assert dup.message.startswith("cvbase and cvcontrib both install the module cvx: the one installed last "
                                   "overwrote the other's files")
     assert "uninstall -y cvbase cvcontrib" in dup.fix
+
+
+def test_a_rewritten_module_does_not_hide_a_damaged_file_of_its_own(
+        venv_factory: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    venv = venv_factory()
+    data = gcc_shared(tmp_path / "build-data" / "libtable.so.1", "int t(void) { return 1; }\n", soname="libtable.so.1")
+    for dist, ident in (("cvbase", 1), ("cvcontrib", 22)):
+        extra = "static char more[8192] = {1};\nint contrib(void) { return more[0]; }\n" if ident > 1 else ""
+        mod = gcc_shared(tmp_path / f"build-{dist}" / f"cvx{EXT}", f"int which(void) {{ return {ident}; }}\n{extra}")
+        files = {f"cvx/cvx{EXT}": mod, **({"cvbase_data/libtable.so.1": data} if dist == "cvbase" else {})}
+        install_wheels(venv, build_wheel(tmp_path, dist, files))
+    damaged = site_packages(venv) / "cvbase_data" / "libtable.so.1"
+    damaged.write_bytes(damaged.read_bytes()[:100])
+    snap = snapshot_of(venv, monkeypatch)
+    assert len(findings(snap, "duplicate-install")) == 1
+    (bad,) = findings(snap, "corrupt-install")
+    assert evidence(bad, "file") == ["cvbase_data/libtable.so.1"] and "duplicate-install" in bad.message
 
 
 def test_a_truly_damaged_file_beside_another_package_is_still_corrupt(

@@ -134,13 +134,15 @@ def test_a_runtime_copy_of_a_required_package_is_loaded_before_its_plugins(snap:
                                  info={**(torch_cpu.info or {}), "needed": ["msvcp140.dll", "kernel32.dll"]})
     runtime = dataclasses.replace(torch_cpu, path=f"{site}\\PySide6\\msvcp140.dll", dist="PySide6_Essentials",
                                   info={**(torch_cpu.info or {}), "needed": ["kernel32.dll"]})
+    core = dataclasses.replace(torch_cpu, path=f"{site}\\PySide6\\Qt6Core.dll", dist="PySide6_Essentials",
+                               info={**(torch_cpu.info or {}), "needed": ["msvcp140.dll", "kernel32.dll"]})
 
     def judged(requires: tuple) -> list:  # type: ignore[type-arg]
         base = snap.distributions[0]
         dists = (*snap.distributions,
                  dataclasses.replace(base, name="PySide6_Addons", version="6.12.0", requires=requires),
                  dataclasses.replace(base, name="PySide6_Essentials", version="6.12.0", requires=()))
-        s = dataclasses.replace(snap, libraries=(plugin, runtime), distributions=dists)
+        s = dataclasses.replace(snap, libraries=(plugin, runtime, core), distributions=dists)
         return [m for m in messages(with_host(s, vc_runtime=()), "missing-vc-runtime") if "gltfloader.dll" in m]
 
     assert judged(("PySide6_Essentials==6.12.0", "shiboken6==6.12.0")) == []

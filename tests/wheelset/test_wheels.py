@@ -140,8 +140,7 @@ def test_check_judges_a_windows_snapshot_from_linux() -> None:
 
 def test_two_wheels_writing_one_file_are_a_duplicate_install(wheels: Dict[str, Path]) -> None:
     """opencv-python and opencv-python-headless both write cv2\\cv2.pyd (OpenCV's own instructions:
-    install only one): the one installed last replaces the other's. A file both wheels ship with
-    the same bytes (numpy's, given twice) is no conflict."""
+    install only one): the one installed last replaces the other's."""
     headless = fetch("opencv-python-headless==5.0.0.93")
     with zipfile.ZipFile(wheels["opencv"]) as a, zipfile.ZipFile(headless) as b:
         pyd_a, pyd_b = a.getinfo("cv2/cv2.pyd"), b.getinfo("cv2/cv2.pyd")
@@ -172,3 +171,47 @@ def test_a_folder_stands_for_its_wheels_and_their_tags_name_the_python(wheels: D
     done = subprocess.run([sys.executable, "-m", "dldoctor", "wheels", str(empty)], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 2 and "a folder without .whl files" in done.stderr
+
+
+def _tiny_wheel(folder: Path, dist: str, files: Dict[str, bytes]) -> Path:
+    """A real win_amd64 wheel file of ``files`` (the overlap check reads names, sizes and CRCs)."""
+    whl = folder / f"{dist}-1.0-py3-none-win_amd64.whl"
+    info = f"{dist}-1.0.dist-info"
+    with zipfile.ZipFile(whl, "w") as zf:
+        for name, data in {**files, f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n".encode(),
+                           f"{info}/WHEEL": b"Wheel-Version: 1.0\nRoot-Is-Purelib: false\nTag: py3-none-win_amd64\n",
+                           f"{info}/RECORD": b""}.items():
+            zf.writestr(name, data)
+    return whl
+
+
+def test_only_different_bytes_at_one_path_are_an_overlap(tmp_path: Path) -> None:
+    """Three wheels in one namespace folder: two ship the same empty ns\\__init__.py (nvidia-*
+    wheels do), the third another one: only the pairs whose bytes differ are reported."""
+    a = _tiny_wheel(tmp_path, "nsa", {"ns/__init__.py": b"", "ns/a/x.py": b"a = 1\n"})
+    b = _tiny_wheel(tmp_path, "nsb", {"ns/__init__.py": b"", "ns/b/y.py": b"b = 1\n"})
+    c = _tiny_wheel(tmp_path, "nsc", {"ns/__init__.py": b"# not empty\n"})
+    tail = ("both install 1 file(s) with different content (ns\\__init__.py): the one installed last replaces "
+            "the other's, and either package's code may then run against the other's files")
+    assert sorted(found(wheels_json(str(a), str(b), str(c)), "duplicate-install")) == [
+        f"{x} and nsc {tail}" for x in ("nsa", "nsb")]
+    assert found(wheels_json(str(a), str(b)), "duplicate-install") == []
+
+
+def test_an_old_vc_runtime_that_can_win_stays_a_warning(wheels: Dict[str, Path]) -> None:
+    """PyQt5-Qt5 ships msvcp140.dll 14.26 in Qt5\\bin: imported first, it serves onnxruntime, built
+    with MSVC 17.10+, which faults in it (microsoft/onnxruntime#26127, microsoft/STL#4730). Copies
+    at or above 14.40 are interchangeable (info); this one is not."""
+    pins = ("PyQt5==5.15.11", "PyQt5-Qt5==5.15.2", "PyQt5-sip==12.20.0", "onnxruntime==1.31.1", "numpy==2.4.6")
+    report = wheels_json(*(str(fetch(p)) for p in pins), "--vc-redist", "14.44")
+    loud = [f["message"] for f in report["findings"] if f["slug"] == "dll-version-conflict"
+            and f["severity"] == "warning"]
+    assert any(m.startswith("msvcp140.dll: 2 different copies") and "14.26" in m for m in loud), loud
+
+
+def test_a_folder_of_two_releases_of_one_project_is_refused(wheels: Dict[str, Path], tmp_path: Path) -> None:
+    for pin in ("onnxruntime==1.31.1", "onnxruntime==1.32.0"):
+        (tmp_path / fetch(pin).name).symlink_to(fetch(pin))
+    done = subprocess.run([sys.executable, "-m", "dldoctor", "wheels", str(tmp_path)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2 and "holds several wheels of onnxruntime" in done.stderr

@@ -16,6 +16,7 @@ import re
 from typing import Optional
 
 _HASHED = re.compile(r"^(?P<stem>.+)-(?P<hash>[0-9a-f]{8,})(?P<rest>\..+)$")
+_SO_VERSION = re.compile(r"\.so(?:\.\d+)*$")
 
 
 def repair_hash(path_or_name: str) -> Optional[str]:
@@ -29,8 +30,10 @@ def repair_hash(path_or_name: str) -> Optional[str]:
     if m is None:
         return None
     rest = m.group("rest")
-    # auditwheel splits the name at its first dot: libopenblasp-r0.3.15.so -> libopenblasp-r0-<hash>.3.15.so
-    if not (rest.startswith(".so") or rest.endswith(".so") or rest in (".dll", ".dylib") or rest.endswith(".dylib")):
+    # auditwheel splits the name at its first dot (libopenblasp-r0.3.15.so -> libopenblasp-r0-<hash>.3.15.so,
+    # libglib-2.0.so.0 -> libglib-2-<hash>.0.so.0); an extension module's tag is no library version
+    if ".cpython-" in rest or ".abi3." in rest or not (_SO_VERSION.search(rest) or rest in (".dll", ".dylib")
+                                                         or rest.endswith(".dylib")):
         return None
     return m.group("hash")
 

@@ -64,35 +64,64 @@ def optional_plugin(requester: str, roots: List[str]) -> str:
     return ""
 
 
-def system_library_fix(name: str) -> str:
-    """The fix for a missing ``name``: "" (the condition's own, the nvidia-* wheels) for a library
-    of NVIDIA's CUDA stack, else where a system library comes from."""
-    if any(p.search(name) for p in native_data().nvidia_libraries):
-        return ""
-    return (f"{name} is no CUDA library: install the system package that provides it (Debian/Ubuntu: "
-            f"`apt-file search {name}`; Fedora/RHEL: `dnf provides '*/{name}'`), or the wheel that ships it.")
+def system_library_fix(snap: Snapshot, name: str) -> str:
+    """The fix for a missing ``name``: the driver for its own libraries (libcuda, NVML); ""
+    (the condition's own: the nvidia-* wheels, or reinstalling the framework) for a library of
+    NVIDIA's CUDA stack or one an installed package ships (libtensorflow_cc.so.2, libc10.so);
+    else where a system library comes from."""
+    data = native_data()
+    if any(p.search(name) for p in data.nvidia_driver_libraries):
+        return (f"{name} comes with the NVIDIA display driver: install or repair the driver (`nvidia-smi` "
+                "should answer), or use a CPU build where there is no NVIDIA GPU.")
+    if any(p.search(name) for p in data.nvidia_libraries) or any(
+            basename(rel) == name for d in snap.distributions for rel in d.native_libs):
+        return ""  # an installed package's RECORD lists it (there, or gone): reinstalling it is the fix
+    return (f"{name} is no CUDA library and no installed package ships it: install the system package that "
+            f"provides it (Debian/Ubuntu: `apt-file search {name}`; Fedora/RHEL: `dnf provides '*/{name}'`), "
+            "or the wheel that ships it.")
+
+
+def _count(n: int, one: str, many: str = "") -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def _essential(path: str) -> bool:
+    folders = path.replace("\\", "/").split("/")[:-1]
+    return any(f in native_data().essential_plugin_folders for f in folders)
 
 
 def on_demand_plugins(snap: Snapshot, on_demand: Dict[str, Dict[str, Set[str]]]) -> Iterator[Finding]:
-    """One info per package for its plugins (files without a SONAME that nothing links, opened by
-    path when a feature asks for them) that cannot load: ``on_demand`` is dist -> plugin -> names."""
+    """For each package, its plugins (lib*.so files without a SONAME that nothing links, opened
+    by path when a feature asks for them) that cannot load: one warning for those it cannot work
+    without (Qt's platform plugins: every window), one info for the others. ``on_demand`` is
+    dist -> plugin -> names."""
     for dist, missing in sorted(on_demand.items()):
-        names = sorted({n for ns in missing.values() for n in ns})
-        shown = sorted(missing)
-        yield finding(
-            "missing-shared-library",
-            f"{len(shown)} plugin{'s' if len(shown) > 1 else ''} of {dist} cannot load here "
-            f"({', '.join(basename(x) for x in shown[:3])}{', ...' if len(shown) > 3 else ''}): "
-            f"{len(names)} libraries they need are not found "
-            f"({', '.join(names[:4])}{', ...' if len(names) > 4 else ''}). "
-            "A plugin is loaded by its path when a feature asks for it, and skipped when it cannot load: "
-            "the import works, those features do not",
-            [*(("plugin", x) for x in shown[:SHOWN]), *(("needed name", n) for n in names[:SHOWN * 3])],
-            fix="Nothing to do unless you need those features: then install the libraries they name (system "
-            "packages, e.g. `apt-file search NAME` on Debian/Ubuntu, or the wheel that ships the module).",
-            snapshot=snap,
-            severity=Severity.INFO,
-        )
+        for essential in (True, False):
+            group = {p: ns for p, ns in missing.items() if _essential(p) == essential}
+            if not group:
+                continue
+            names = sorted({n for ns in group.values() for n in ns})
+            shown = sorted(group)
+            listed = f"{', '.join(basename(x) for x in shown[:3])}{', ...' if len(shown) > 3 else ''}"
+            needs = f"{', '.join(names[:4])}{', ...' if len(names) > 4 else ''}"
+            effect = ("the import works, but the feature they serve (a Qt application's windows) fails at start"
+                      if essential else "A plugin is loaded by its path when a feature asks for it, and skipped "
+                      "when it cannot load: the import works, those features do not")
+            yield finding(
+                "missing-shared-library",
+                f"{_count(len(shown), 'plugin')} of {dist} cannot load here ({listed}): "
+                f"{_count(len(names), 'library', 'libraries')} they need "
+                f"{'is' if len(names) == 1 else 'are'} not found "
+                f"({needs}). {effect[0].upper()}{effect[1:]}",
+                [*(("plugin", x) for x in shown[:SHOWN]), *(("needed name", n) for n in names[:SHOWN * 3])],
+                fix=("Install the system packages that provide them (Debian/Ubuntu: `apt-file search NAME`), "
+                     "or run the application where they are installed." if essential else
+                     "Nothing to do unless you need those features: then install the libraries they name "
+                     "(system packages, e.g. `apt-file search NAME` on Debian/Ubuntu, or the wheel that ships "
+                     "the module)."),
+                snapshot=snap,
+                severity=Severity.WARNING if essential else Severity.INFO,
+            )
 
 
 def provider_plugins(snap: Snapshot, g: EnvGraphs, plugins: Dict[str, List[str]]) -> Iterator[Finding]:

@@ -6,10 +6,11 @@ libgfortran, which has no RPATH of its own, finds libquadmath through the RPATH 
 extension that loaded it, as ld.so does; a per-file view (``ldd`` on the library alone)
 would call it missing. A library in a library folder (``*.libs``, ``lib``) that nothing
 loads is not judged alone: something else (a ctypes preload, a plugin loader) decides how.
-Elsewhere such an orphan is judged alone, and one without a SONAME is a plugin: a file no link
-names, loaded by its path when a feature asks for it (Qt's platform, SQL-driver and QML plugins,
-GStreamer's elements), whose loader skips it when it cannot load. Its missing libraries cost
-that feature, not the import (:attr:`EnvGraphs.plugins`).
+Elsewhere such an orphan is judged alone, and a lib*.so one without a SONAME is a plugin: a file
+no link names, loaded by its path when a feature asks for it (Qt's platform, SQL-driver and QML
+plugins, GStreamer's elements), whose loader skips it when it cannot load. Its missing libraries
+cost that feature, not the import (:attr:`EnvGraphs.plugins`). An extension module without an
+ABI tag (TensorFlow's _pywrap_*.so, jaxlib's _jax.so) has no SONAME either, and no "lib" prefix.
 
 No file is read here: the loader model runs on a virtual file system made of the
 snapshot's libraries and its :class:`~dldoctor.snapshot.model.LoaderFacts`.
@@ -176,11 +177,12 @@ def _build(snap: Snapshot) -> Optional[EnvGraphs]:
     reached |= {facts.realpaths.get(p, p) for p in list(reached)}
     plugins: Set[str] = set()
     preloads = {x.path for x in roots}
+    prefix = native_data().plugin_prefix
     for x in snap.libraries:  # orphans outside library folders are judged alone
         if (x.info and x.path not in reached and not is_extension(x.path)
                 and not in_library_folder(x.path) and compatible(x, machine, bits)):
             graphs.append(loader.load(x.path))
-            if not x.info.get("soname") and x.path not in preloads:
+            if not x.info.get("soname") and x.path not in preloads and basename(x.path).startswith(prefix):
                 plugins.add(x.path)
     aliases = {real: path for path, real in facts.realpaths.items() if path in env}
     return EnvGraphs(machine, tuple(graphs), every, frozenset(env), skipped, aliases, frozenset(plugins))

@@ -154,12 +154,16 @@ def corrupt_install(snap: Snapshot) -> Iterator[Finding]:
                 parts.append(f"{rec.wrong_size} of wrong size")
             if rec.wrong_hash:
                 parts.append(f"{rec.wrong_hash} with wrong content")
-            if _sharers(snap, d):
+            shared = {f for o in _sharers(snap, d) for f in o.native_libs}
+            own = [e for e in rec.examples if e not in shared]
+            if shared and not own:
                 continue  # duplicate-install: another package rewrote these files
+            if shared:  # some of them; the others are damaged as well
+                parts.append(f"some rewritten by another package (duplicate-install), {len(own)} or more not")
             yield finding(
                 "corrupt-install",
                 f"{d.name} {d.version}: {', '.join(parts)} of {rec.files} files in RECORD",
-                [("RECORD", f"{d.metadata_dir}"), *(("file", e) for e in rec.examples)],
+                [("RECORD", f"{d.metadata_dir}"), *(("file", e) for e in own)],
                 fix=f"{pip_of(snap)} install --force-reinstall --no-deps --no-cache-dir {d.name}=={d.version}",
                 snapshot=snap,
             )

@@ -118,7 +118,7 @@ def missing_shared_library(snap: Snapshot) -> Iterator[Finding]:
             [("needed by", requester), ("needed name", name),
              *(("loaded by", r) for r in via[:SHOWN]),
              *(("tried", t) for t in tried[(requester, name)])],
-            fix=system_library_fix(name),
+            fix=system_library_fix(snap, name),
             snapshot=snap,
         )
     yield from on_demand_plugins(snap, on_demand)

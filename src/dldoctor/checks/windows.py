@@ -73,9 +73,9 @@ def _provided(snap: Snapshot, requester: str, name: str) -> bool:
 
 
 def _vendored(snap: Snapshot, requester: str, name: str) -> bool:
-    """The requester's own package, or one it requires, ships ``name`` and makes it loaded
-    before its modules need it: scikit-learn preloads sklearn\\.libs\\vcomp140.dll and
-    msvcp140.dll by full path (_distributor_init.py); PyQt5-Qt5's Qt5Core.dll pulls
+    """The requester's own package, or one it requires beside a DLL of its own that imports it,
+    ships ``name`` and makes it loaded before its modules need it: scikit-learn preloads
+    sklearn\\.libs\\vcomp140.dll and msvcp140.dll by full path (_distributor_init.py); PyQt5-Qt5's Qt5Core.dll pulls
     Qt5\\bin\\msvcp140.dll in beside it, so the plugins Qt opens later find it already loaded,
     also those of PySide6-Addons, which requires PySide6-Essentials (the wheel that ships
     msvcp140.dll beside Qt6Core.dll). How new the copy is stays the minimums' question (below),
@@ -83,9 +83,16 @@ def _vendored(snap: Snapshot, requester: str, name: str) -> bool:
     owner = next((lib.dist for lib in snap.libraries if norm(snap, lib.path) == norm(snap, requester)), None)
     if not owner:
         return False
-    owners = {canonicalize_name(owner), *required_closure(snap, owner)}
-    return any(lib.dist and canonicalize_name(lib.dist) in owners and _base(snap, lib.path) == name
-               for lib in snap.libraries)
+    if any(lib.dist == owner and _base(snap, lib.path) == name for lib in snap.libraries):
+        return True
+    required = required_closure(snap, owner)
+    for lib in snap.libraries:  # a requirement's copy that its own DLLs beside it import (Qt6Core.dll)
+        if lib.dist and canonicalize_name(lib.dist) in required and _base(snap, lib.path) == name:
+            folder = norm(snap, pathmod(snap).dirname(lib.path))
+            if any(o.dist == lib.dist and norm(snap, pathmod(snap).dirname(o.path)) == folder
+                   and name in {str(n).lower() for n in (o.info or {}).get("needed", ())} for o in snap.libraries):
+                return True
+    return False
 
 
 def _version_of(snap: Snapshot, dist: str) -> Optional[Version]:

@@ -56,11 +56,29 @@ def wheel_paths(given: Sequence[str]) -> List[str]:
             found = sorted(str(p) for p in Path(item).glob("*.whl"))
             if not found:
                 raise DldoctorError(f"{item}: a folder without .whl files")
+            _one_release_each(item, found)
         else:
             found = [item]
         for path in found:
             out.setdefault(os.path.basename(path).lower(), path)
     return list(out.values())
+
+
+def _one_release_each(folder: str, paths: Sequence[str]) -> None:
+    """A folder is one install: two wheels of one project in it (a download cache) would be
+    judged as installed together, which pip never does."""
+    seen: Dict[str, List[str]] = {}
+    for path in paths:
+        try:
+            name = parse_wheel_filename(os.path.basename(path))[0]
+        except InvalidWheelFilename:
+            continue  # install() reports it
+        seen.setdefault(str(name), []).append(os.path.basename(path))
+    twice = {n: files for n, files in seen.items() if len(files) > 1}
+    if twice:
+        shown = "; ".join(", ".join(files) for files in list(twice.values())[:3])
+        raise DldoctorError(f"{folder}: holds several wheels of {', '.join(sorted(twice))} ({shown}); "
+                            "give the wheels of one install, or a folder with one wheel per project")
 
 
 def tagged_python(paths: Sequence[str]) -> Optional[str]:
@@ -73,7 +91,8 @@ def tagged_python(paths: Sequence[str]) -> Optional[str]:
         except InvalidWheelFilename:
             continue  # install() reports it
         minors = {f"{t.interpreter[2]}.{t.interpreter[3:]}" for t in tags
-                  if t.interpreter.startswith("cp") and t.interpreter[2:].isdigit() and t.abi != "abi3"}
+                  if t.interpreter.startswith("cp3") and len(t.interpreter) > 3 and t.interpreter[2:].isdigit()
+                  and t.abi != "abi3"}
         seen.update(minors)
     if not seen:
         return None

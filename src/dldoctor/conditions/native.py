@@ -20,6 +20,9 @@ class NativeData:
     interpreter_provided: Tuple[Pattern[str], ...]
     optional_plugins: Tuple[Pattern[str], ...] = ()
     nvidia_libraries: Tuple[Pattern[str], ...] = ()
+    nvidia_driver_libraries: Tuple[Pattern[str], ...] = ()
+    plugin_prefix: str = "lib"
+    essential_plugin_folders: Tuple[str, ...] = ()
     fallback_extensions: Tuple[FallbackExtension, ...] = ()
 
 
@@ -60,5 +63,8 @@ def native_data() -> NativeData:
         interpreter_provided=tuple(re.compile(p) for p in _strs(raw, "interpreter_provided")),
         optional_plugins=tuple(re.compile(p, re.I) for p in _strs(raw, "optional_plugins")),
         nvidia_libraries=tuple(re.compile(p, re.I) for p in _strs(raw, "nvidia_libraries")),
+        nvidia_driver_libraries=tuple(re.compile(p, re.I) for p in _strs(raw, "nvidia_driver_libraries")),
+        plugin_prefix=str(raw.get("plugin_prefix", "lib")),
+        essential_plugin_folders=_strs(raw, "essential_plugin_folders"),
         fallback_extensions=_fallbacks(raw),
     )

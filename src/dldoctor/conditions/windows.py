@@ -55,6 +55,7 @@ class VcRuntime:
     python_app_dir: FrozenSet[str]
     redist_url: str
     minimums: Tuple[VcMinimum, ...]
+    interchangeable_from: str = ""  # copies at or above this version serve each other's binaries
 
 
 def _strings(raw: Mapping[str, Any], key: str, where: str) -> Tuple[str, ...]:
@@ -117,7 +118,15 @@ def load_vc_runtime() -> VcRuntime:
         python_app_dir=frozenset(_strings(raw, "python_app_dir", where)),
         redist_url=str(raw.get("redist_url", "")),
         minimums=tuple(minimums),
+        interchangeable_from=_interchangeable(raw, where),
     )
+
+
+def _interchangeable(raw: Mapping[str, Any], where: str) -> str:
+    value = raw.get("interchangeable_from", "")
+    if not isinstance(value, str) or (value and not str(raw.get("interchangeable_source", "")).startswith("https://")):
+        raise DataError(f"{where}: interchangeable_from must be a version with an https interchangeable_source")
+    return value
 
 
 @lru_cache(maxsize=1)

@@ -192,4 +192,4 @@ def find_conflicts(pairs: Sequence[ImportProbe]) -> List[OrderConflict]:
 
 
 __all__ = ["CRASH", "ERROR", "OK", "TIMEOUT", "describe_exit", "find_conflicts",
-           "import_probe_from_run", "library_key", "order_candidates", "order_pairs"]
+           "import_probe_from_run", "library_key", "load_key", "order_candidates", "order_pairs"]

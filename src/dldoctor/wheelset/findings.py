@@ -130,16 +130,29 @@ def _needs(dist: str, name: str, snap: Snapshot) -> Optional[Tuple[str, str, Tup
 
 
 def conflicts(vi: VirtualInstall, analysis: Analysis, snap: Snapshot) -> Iterator[Finding]:
-    """Copies whose winner the import order decides. A name every order binds to one copy (the
-    interpreter's own vcruntime140.dll, which python3XX.dll loads before any package) has no
-    order to get wrong. The VC++ runtime is backward compatible within 14.x: which copy of it
-    wins is info, and a release known to need a newer one than an order gives it (vc_runtime.toml
-    minimums) is an import-order-conflict of its own."""
-    vc = {n.lower() for n in load_vc_runtime().dlls}
+    """Copies whose winner the import order decides. The interpreter's own copy (vcruntime140.dll,
+    which python3XX.dll loads before any package) wins in every order: there is no order to get
+    wrong. Copies of the VC++ runtime at or above the release from which they serve each other's
+    binaries (vc_runtime.toml) are interchangeable: which one wins is info; an older one that can
+    win stays a warning (PyQt5's 14.26 msvcp140.dll before onnxruntime), and a release known to
+    need more than an order gives it is an import-order-conflict of its own."""
+    vc = load_vc_runtime()
+    names = {n.lower() for n in vc.dlls}
     for c in analysis.conflicts:
-        if len(set(c.winners.values())) > 1:
-            yield _conflict(vi, c, snap, Severity.INFO if c.name.lower() in vc else None)
+        won = {vi.tree.get(p) for p in set(c.winners.values())}
+        if len(won) == 1 and all(f is not None and f.owner == PYTHON for f in won):
+            pass  # the interpreter's copy, in every order
+        elif c.name.lower() in names and _interchangeable(c, vc.interchangeable_from):
+            yield _conflict(vi, c, snap, Severity.INFO)
+        else:
+            yield _conflict(vi, c, snap)
         yield from _breaking_orders(vi, c, snap)
+
+
+def _interchangeable(c: Conflict, floor: str) -> bool:
+    """Every copy has a known version at or above ``floor``."""
+    versions = [f.version for f in c.copies.values()]
+    return bool(floor) and all(v and version_key(v) >= version_key(floor) for v in versions)
 
 
 def _conflict(vi: VirtualInstall, c: Conflict, snap: Snapshot, severity: Optional[Severity] = None) -> Finding:

@@ -5,6 +5,7 @@ member lists (names, sizes, CRCs): no file is extracted."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Dict, Iterator, List, Tuple
 
 from dldoctor.checks import finding
@@ -19,23 +20,21 @@ def overlaps(vi: VirtualInstall, snap: Snapshot) -> Iterator[Finding]:
     """One duplicate-install per pair of wheels that write different bytes to one path. Files
     with the same bytes (a namespace package's empty __init__.py in every nvidia-* wheel) and
     the metadata folders are not a conflict."""
-    owners: Dict[str, List[Tuple[str, Tuple[int, int]]]] = {}
+    owners: Dict[str, List[Tuple[str, str, Tuple[int, int]]]] = {}  # folded path -> (dist, path, content)
     for w in vi.wheels:
         for m in w.members:
             if ".dist-info\\" in m.path.lower() or "__pycache__" in m.path:
                 continue
-            owners.setdefault(m.path.lower(), []).append((w.name, (m.size, m.crc)))
+            owners.setdefault(m.path.lower(), []).append((w.name, m.path, (m.size, m.crc)))
     pairs: Dict[Tuple[str, str], List[str]] = {}
-    for path, found in owners.items():
-        if len({content for _, content in found}) < 2:
-            continue
-        names = sorted({d for d, _ in found})
-        for i, first in enumerate(names):
-            for second in names[i + 1:]:
+    for found in owners.values():
+        for (d1, path, c1), (d2, _, c2) in itertools.combinations(found, 2):
+            if d1 != d2 and c1 != c2:
+                first, second = sorted((d1, d2))
                 pairs.setdefault((first, second), []).append(path)
     site = vi.layout.site_packages.lower() + "\\"
     for (first, second), paths in sorted(pairs.items()):
-        shown = [p[len(site):] if p.startswith(site) else p for p in sorted(paths)[:SHOWN]]
+        shown = [p[len(site):] if p.lower().startswith(site) else p for p in sorted(paths)[:SHOWN]]
         yield finding(
             "duplicate-install",
             f"{first} and {second} both install {len(paths)} file(s) with different content "
