@@ -103,6 +103,10 @@ SETS: Dict[str, Tuple[Tuple[str, ...], Tuple[str, ...]]] = {
     # 14.44: which copy serves which package depends on the import order, and either works (the
     # VC++ runtime is backward compatible within 14.x): info, not a warning. numba's tbbpool
     # misses tbb12.dll (optional: info). pygame, PyAudio and soundfile ship what they import.
+    # shiboken6 ships vcruntime140.dll / vcruntime140_1.dll (14.44) beside its module; contourpy's
+    # import the interpreter's copies, which python3XX.dll loads before any package: every import
+    # order ends with the interpreter's, so there is no order to get wrong.
+    "shiboken-contourpy": (("shiboken6==6.12.0", "contourpy==1.3.3", "numpy==2.4.6"), ()),
     "audio-numba": (("pygame==2.6.1", "PyAudio==0.2.14", "sounddevice==0.5.6", "soundfile==0.14.0",
                      "numba==0.68.1", "llvmlite==0.50.0", "scikit-learn==1.9.1", "scipy==1.17.1",
                      "numpy==2.4.6", "cffi==2.1.1"), ("--vc-redist", "14.44")),

@@ -140,8 +140,9 @@ def conflicts(vi: VirtualInstall, analysis: Analysis, snap: Snapshot) -> Iterato
     names = {n.lower() for n in vc.dlls}
     for c in analysis.conflicts:
         won = {vi.tree.get(p) for p in set(c.winners.values())}
-        if len(won) == 1 and all(f is not None and f.owner == PYTHON for f in won):
-            pass  # the interpreter's copy, in every order
+        if (len(won) == 1 and all(f is not None and f.owner == PYTHON for f in won)) or (
+                c.name.lower() in vc.python_app_dir and any(f.owner == PYTHON for f in c.copies.values())):
+            pass  # the interpreter's copy, which python3XX.dll loads before any package: every order
         elif c.name.lower() in names and _interchangeable(c, vc.interchangeable_from):
             yield _conflict(vi, c, snap, Severity.INFO)
         else:
