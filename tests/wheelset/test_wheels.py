@@ -106,10 +106,13 @@ def test_paddle_and_torch_share_a_process_with_two_openmp_runtimes(wheels: Dict[
         "2 OpenMP runtimes in one process after importing every wheel: libiomp5md.dll, vcomp140.dll"]
 
 
-def test_32bit_wheel_is_the_wrong_architecture() -> None:
+def test_32bit_wheel_is_one_finding_about_its_platform() -> None:
+    """A win32 wheel for a 64-bit Python: pip refuses its tag (unsupported-python in its wider
+    sense, worded as the platform), and its x86 modules are that one cause, not one finding each."""
     report = wheels_json(str(fetch("numpy==2.4.6", platform="win32")), "--vc-redist", "14.44")
-    wrong = found(report, "wrong-architecture")
-    assert wrong and all("i386" in m or "not an x64" in m for m in wrong)
+    assert found(report, "wrong-architecture") == []
+    (tag,) = found(report, "unsupported-python")
+    assert "win32, not for this interpreter's platform (win_amd64)" in tag
 
 
 def test_requirements_are_downloaded_for_the_platform(tmp_path: Path) -> None:
@@ -215,3 +218,15 @@ def test_a_folder_of_two_releases_of_one_project_is_refused(wheels: Dict[str, Pa
     done = subprocess.run([sys.executable, "-m", "dldoctor", "wheels", str(tmp_path)], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 2 and "holds several wheels of onnxruntime" in done.stderr
+
+
+def test_a_wheel_for_another_python_or_machine_is_one_finding(wheels: Dict[str, Path]) -> None:
+    """A cp311 scipy and a win32 pillow in a set for 64-bit CPython 3.12: pip would refuse both
+    (unsupported-python, once each); their modules' python311.dll and x86 .pyd are that cause,
+    not a hundred more findings (the fresh-eyes review's broken set)."""
+    report = wheels_json(str(fetch("scipy==1.17.1")), str(fetch("pillow==13.0.0", "win32")),
+                         "--python-version", "3.12", "--vc-redist", "14.44")
+    loud = sorted((f["slug"], f["message"]) for f in report["findings"] if f["severity"] in ("error", "warning"))
+    assert [slug for slug, _ in loud] == ["unsupported-python", "unsupported-python"], loud
+    assert [m.split(",")[0] for _, m in loud] == ["pillow 13.0.0 was built for cp311-cp311-win32",
+                                                   "scipy 1.17.1 was built for cp311-cp311-win_amd64"]

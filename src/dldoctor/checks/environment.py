@@ -128,6 +128,15 @@ def _wheel_tags(raw: Iterable[str]) -> Set[Tag]:
     return out
 
 
+def unfit_distributions(snap: Snapshot) -> Set[str]:
+    """Names of the distributions whose wheel tags this interpreter does not accept: what fails
+    in their files (a python311.dll a cp311 module needs, a win32 .pyd) is that one cause."""
+    ours = supported_tags(snap)
+    if ours is None:
+        return set()
+    return {d.name for d in snap.distributions if (theirs := _wheel_tags(d.tags)) and not theirs & ours}
+
+
 @check("unsupported-python")
 def unsupported_python(snap: Snapshot) -> Iterator[Finding]:
     ours = supported_tags(snap)
@@ -141,9 +150,13 @@ def unsupported_python(snap: Snapshot) -> Iterator[Finding]:
         if not theirs or theirs & ours:
             continue
         built_for = ", ".join(sorted(d.tags)[:3])
+        # the Python fits, the machine does not (a win32 wheel for a 64-bit Python): say so
+        other_machine = {(t.interpreter, t.abi) for t in theirs} & {(t.interpreter, t.abi) for t in ours}
+        not_for = (f"not for this interpreter's platform ({interp.platform_tag or 'unknown'})" if other_machine
+                   else f"not for this Python {interp.version}")
         yield finding(
             "unsupported-python",
-            f"{d.name} {d.version} was built for {built_for}, not for this Python {interp.version}",
+            f"{d.name} {d.version} was built for {built_for}, {not_for}",
             [("wheel tags", built_for), ("interpreter", f"{interp.implementation} {interp.version} "
                                          f"{interp.bits}-bit, {interp.platform_tag}"),
              ("installed at", d.metadata_dir)],

@@ -10,6 +10,7 @@ from packaging.version import InvalidVersion, Version
 from dldoctor.checks import finding
 from dldoctor.checks._missing import fallback_extension
 from dldoctor.checks._native_graph import is_extension
+from dldoctor.checks.environment import unfit_distributions
 from dldoctor.conditions import version_key
 from dldoctor.conditions.openmp import SIDE_BY_SIDE_FIX, clash, family_rank, openmp_runtime
 from dldoctor.conditions.windows import load_vc_runtime
@@ -48,9 +49,14 @@ def _describe(vi: VirtualInstall, f: VirtualFile) -> str:
 
 
 def missing(vi: VirtualInstall, analysis: Analysis, snap: Snapshot) -> Iterator[Finding]:
+    """What fails to load. A wheel built for another Python or machine (unsupported-python says
+    so, once) is left out: its modules' python311.dll and win32 .pyd are that one cause."""
     by_name: Dict[Tuple[str, str], List[str]] = {}
     tried: Dict[Tuple[str, str], Tuple[str, ...]] = {}
+    unfit = unfit_distributions(snap)
     for f in analysis.failures:
+        if f.dist in unfit:
+            continue
         key = (f.name.lower(), f.rule)
         by_name.setdefault(key, [])
         if f.requester not in by_name[key]:
@@ -92,7 +98,7 @@ def missing(vi: VirtualInstall, analysis: Analysis, snap: Snapshot) -> Iterator[
         )
     for file in vi.tree.files():
         info = file.info
-        if file.owner in (SYSTEM, PYTHON):
+        if file.owner in (SYSTEM, PYTHON) or file.owner in unfit:
             continue
         if info is None:  # an extension module Python cannot import; a DLL only if needed (above)
             yield finding("corrupt-install", f"{_short(vi, file.path)}: not a loadable DLL ({file.error})",
