@@ -64,17 +64,21 @@ def optional_plugin(requester: str, roots: List[str]) -> str:
     return ""
 
 
-def system_library_fix(snap: Snapshot, name: str) -> str:
+def shipped_names(snap: Snapshot) -> Set[str]:
+    """Base names of every native file an installed package's RECORD lists (there, or gone)."""
+    return {basename(rel) for d in snap.distributions for rel in d.native_libs}
+
+
+def system_library_fix(name: str, shipped: Set[str]) -> str:
     """The fix for a missing ``name``: the driver for its own libraries (libcuda, NVML); ""
     (the condition's own: the nvidia-* wheels, or reinstalling the framework) for a library of
-    NVIDIA's CUDA stack or one an installed package ships (libtensorflow_cc.so.2, libc10.so);
+    NVIDIA's CUDA stack or one an installed package ships (``shipped``: libtensorflow_cc.so.2);
     else where a system library comes from."""
     data = native_data()
     if any(p.search(name) for p in data.nvidia_driver_libraries):
         return (f"{name} comes with the NVIDIA display driver: install or repair the driver (`nvidia-smi` "
                 "should answer), or use a CPU build where there is no NVIDIA GPU.")
-    if any(p.search(name) for p in data.nvidia_libraries) or any(
-            basename(rel) == name for d in snap.distributions for rel in d.native_libs):
+    if any(p.search(name) for p in data.nvidia_libraries) or name in shipped:
         return ""  # an installed package's RECORD lists it (there, or gone): reinstalling it is the fix
     return (f"{name} is no CUDA library and no installed package ships it: install the system package that "
             f"provides it (Debian/Ubuntu: `apt-file search {name}`; Fedora/RHEL: `dnf provides '*/{name}'`), "

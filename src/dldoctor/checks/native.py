@@ -25,6 +25,7 @@ from dldoctor.checks._missing import (
     on_demand_plugins,
     optional_plugin,
     provider_plugins,
+    shipped_names,
     system_library_fix,
 )
 from dldoctor.checks._native_graph import (
@@ -85,6 +86,7 @@ def missing_shared_library(snap: Snapshot) -> Iterator[Finding]:
     # by construction: companion-mismatch states that one cause, with these names as evidence.
     explained = set(explained_dists(snap))
     loaded_first: Dict[str, Set[str]] = {}
+    shipped = shipped_names(snap)
     for (requester, name), roots in sorted(_roots_by_edge(g, (NOT_FOUND,)).items()):
         if _provided_by_interpreter(name) or canonicalize_name(dist_of(g, requester)) in explained:
             continue
@@ -118,7 +120,7 @@ def missing_shared_library(snap: Snapshot) -> Iterator[Finding]:
             [("needed by", requester), ("needed name", name),
              *(("loaded by", r) for r in via[:SHOWN]),
              *(("tried", t) for t in tried[(requester, name)])],
-            fix=system_library_fix(snap, name),
+            fix=system_library_fix(name, shipped),
             snapshot=snap,
         )
     yield from on_demand_plugins(snap, on_demand)

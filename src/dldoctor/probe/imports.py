@@ -52,8 +52,7 @@ def library_key(path: str) -> str:
     ``libgomp-a34b3233.so.1`` and ``libgomp.so.1`` are one library to the user even if the
     loader sees two SONAMEs; that is exactly the duplicate we want to notice.
     """
-    base = path.replace("\\", "/").rsplit("/", 1)[-1].lower()
-    return _SO_MINOR.sub(r"\1", _HASH.sub("", base))
+    return load_key(_HASH.sub("", path.replace("\\", "/").rsplit("/", 1)[-1]))
 
 
 def describe_exit(returncode: Optional[int], platform: str) -> str:
