@@ -16,6 +16,7 @@ lines (training progress, pip output, warnings). Printed, the median of N runs:
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import re
 import shutil
@@ -26,9 +27,10 @@ from pathlib import Path
 from typing import Callable, List, Optional, Tuple
 
 from dldoctor.explainer import diagnose_text
+from dldoctor.explainer.anchors import Prepared, anchor_windows
 from dldoctor.explainer.corpus import load_corpus
-from dldoctor.explainer.match import match_text
-from dldoctor.explainer.signatures import load_signatures, without_first_chars
+from dldoctor.explainer.match import _matches, _plan_of, match_text
+from dldoctor.explainer.signatures import SignatureSet, load_signatures, without_first_chars
 from dldoctor.render.text import render_explain
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "explain"
@@ -114,6 +116,18 @@ def grep_seconds(args: List[str], text_path: str, runs: int) -> float:
     )
 
 
+def slowest(text: str, sigs: SignatureSet) -> List[Tuple[float, str]]:
+    """(seconds, id) of every signature explain tries on ``text``, slowest first."""
+    plan = _plan_of(sigs.signatures)
+    prep = Prepared(text)
+    windows = anchor_windows(text, plan.reach, prep, plan.anchors)
+    out = []
+    for i in sorted({i for a, w in windows.items() if w for i in plan.anchored[a]}):
+        sig = sigs.signatures[i]
+        out.append((best_of(3, lambda s=sig: _matches(s, text, windows, prep)), sig.id))  # type: ignore[misc]
+    return sorted(out, reverse=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--lines", type=int, default=10_000)
@@ -121,6 +135,9 @@ def main() -> int:
     args = parser.parse_args()
     sigs = load_signatures()
     text = build_log(args.lines)
+    # the corpus read to build the log is garbage now: collected here, not inside the timings
+    # (a user's explain reads no corpus)
+    gc.collect()
     print(f"log: {text.count(chr(10))} lines, {len(text) / 1e6:.2f} MB, {len(sigs.signatures)} signatures")
 
     t_match = best_of(args.runs, lambda: match_text(text, sigs))
@@ -157,6 +174,10 @@ def main() -> int:
     for name, secs in rows:
         print(f"{name:<28} {secs * 1000:>9.2f} {secs / t_match:>17.1f}x")
     print(f"candidates found: {len(found)}; budget: matching well under 100 ms -> {'OK' if t_match < 0.1 else 'OVER'}")
+    print("slowest signatures on this log (regex time in their anchor windows; a new one here")
+    print("usually lacks a literal its matches need, or starts with a repeat that can begin anywhere):")
+    for secs, sid in slowest(text, sigs)[:5]:
+        print(f"  {secs * 1000:6.2f} ms  {sid}")
     return 0
 
 

@@ -169,3 +169,95 @@ def test_matching_work_grows_linearly(monkeypatch: pytest.MonkeyPatch) -> None:
         match.find_hits(text, load_signatures(), prep)
         work.append((counts["folded"], counts["windows"], len(prep._vocab)))
     assert all(small > 0 and big <= 2.5 * small for small, big in zip(*work))
+
+
+def test_windows_hold_every_match_a_whole_text_scan_finds() -> None:
+    """The anchor windows (dense anchors' half-reach jumps, lone anchors' tighter windows, the
+    shorter anchors' windows lent to longer ones, the block vocabularies) and the literals
+    asked of them before a regex runs lose nothing: each signature's first matches there are
+    its first matches in the whole text, on reports and on a long log where "python" and
+    "torch" occur on every line."""
+    from dldoctor.explainer import anchors, match
+    from dldoctor.explainer.corpus import load_corpus
+
+    corpus = Path(__file__).resolve().parent.parent / "data" / "explain"
+    texts = [*[c.text for c in load_corpus(corpus, ("train",))][::5], _log(2_000)]
+    sigs = load_signatures()
+    plan = match._plan_of(sigs.signatures)
+    compared = 0
+    for text in texts:
+        prep = anchors.Prepared(text)
+        windows = anchors.anchor_windows(text, plan.reach, prep, plan.anchors)
+        for sig in sigs.signatures:
+            if sig.distinct:
+                continue
+            whole = [m.span() for m in sig.pattern.finditer(text)][: match.MAX_HITS_PER_SIGNATURE]
+            found = [m.span() for m in match._matches(sig, text, windows, prep)]
+            assert found == whole, (sig.id, text[:80])
+            compared += bool(whole)
+    assert compared > 1000
+
+
+def _words(count: int, seed: int) -> str:
+    """``count`` different words of letters: text whose vocabulary is as long as itself."""
+    import random
+    import string
+
+    rng = random.Random(seed)
+    return " ".join("".join(rng.choices(string.ascii_lowercase, k=9)) for _ in range(count))
+
+
+def test_a_short_last_block_keeps_its_words_and_a_block_without_words_is_still_searched() -> None:
+    """A text's short, wordy last block has a vocabulary (it used to lose the whole chunk its
+    pruning), and a block of all-different words, which has none, is searched for every
+    anchor while the other blocks keep theirs: its error is found."""
+    from dldoctor.explainer import anchors
+
+    err = "ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory\n"
+    log = _log(3_000)
+    tail = _words(60, seed=1)  # the whole last block
+    prep = anchors.Prepared(log[: len(log) // anchors.BLOCK * anchors.BLOCK] + tail)
+    last = (len(prep.text) - 1) // anchors.BLOCK * anchors.BLOCK
+    assert prep.vocabulary(last) is not None and prep.chunk_vocabulary(0) is not None
+    noise = _words(anchors.BLOCK // 10, seed=2)
+    text = log + noise + " zqxjv was here\n" + err + noise + "\n"
+    prep = anchors.Prepared(text)
+    blocks = range(0, len(text), anchors.BLOCK)
+    assert any(prep.vocabulary(b) is None for b in blocks) and prep.chunk_vocabulary(0) is not None
+    assert b"zqxjv" not in (prep.chunk_vocabulary(0) or b"")  # only the wordless block holds it
+    assert prep.chunk_may_hold("zqxjv", 0)
+    assert len(anchors.anchor_windows(text, {"zqxjv": 10}, prep)["zqxjv"]) == 2
+    assert "missing-shared-library" in [c.slug for c in diagnose_text(text).shown]
+
+
+@pytest.mark.parametrize(
+    "pattern, required",
+    [
+        (r"abc\d{0,3}defg", ((("defg",), ("abc",)),)),
+        (r"(?:xyz)?abc", ((("abc",),),)),  # an optional part requires nothing
+        (r"foo(?:bar|bazz)", ((("fooba",),),)),  # re's parser moves the alternatives' "ba" out
+        (r"foo(?:lish|tball)", ((("lish", "tball"), ("foo",)),)),  # alternatives: one of their literals
+        (r"aaa|bbb", ((("aaa",),), (("bbb",),))),  # one alternative at a time
+        (r"aaa|\d{1,9}", ()),  # an alternative that requires nothing: nothing is ruled out
+        (r"ABC\bde", ((("abcde",),),)),  # lowered; a zero-width \b leaves its neighbours adjacent
+        (r"Proc[eé]dure", ((("dure",), ("proc",)),)),  # a class ends a literal
+        (r"(?=[ab])(?:alpha\d|beta\d)", ((("alpha",),), (("beta",),))),  # the loader's lookahead
+    ],
+)
+def test_the_literals_every_match_contains(pattern: str, required: object) -> None:
+    import re
+
+    from dldoctor.explainer.literals import SRE, requirements
+
+    assert requirements(SRE.parse(pattern, re.IGNORECASE)) == required
+
+
+def test_fold_finds_what_a_case_insensitive_pattern_finds() -> None:
+    """``re`` reads "ı" as "i" and "ſ" as "s": the lowered text does too, so neither an anchor
+    nor a required literal misses a match written with them."""
+    import re
+
+    text = "ImportError: DLL load faıled whıle importing _C: The ſpecified module could not be found."
+    assert re.search("dll load failed", text, re.I) and fold(text) == fold(text.replace("ı", "i").replace("ſ", "s"))
+    assert find_hits(text, load_signatures()) and set(find_hits(text, load_signatures())) == set(
+        find_hits(text.replace("ı", "i").replace("ſ", "s"), load_signatures()))

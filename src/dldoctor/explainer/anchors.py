@@ -20,17 +20,22 @@ MARGIN = 16  # chars past each window's edges, for \b and lookarounds
 
 
 def fold(chunk: str) -> str:
-    """``chunk.lower()`` with exactly one character per character of ``chunk``.
+    """``chunk.lower()`` with exactly one character per character of ``chunk``, in which a
+    lower-case ASCII literal occurs wherever a case-insensitive ``re`` pattern finds it.
 
     ``str.lower`` lengthens a few characters ("İ" -> "i" + combining dot), which would shift
-    every later position; those become the first character of their lower case."""
+    every later position; those become the first character of their lower case. And ``re``
+    takes "ı" for "i" and "ſ" for "s" where ``str.lower`` keeps them: they become those."""
     low = chunk.lower()
-    if len(low) == len(chunk):
-        return low
-    for ch in {c for c in set(chunk) if len(c.lower()) != 1}:
-        chunk = chunk.replace(ch, ch.lower()[:1])
-    low = chunk.lower()
-    return low if len(low) == len(chunk) else "".join(c.lower()[:1] or c for c in chunk)
+    if len(low) != len(chunk):
+        for ch in {c for c in set(chunk) if len(c.lower()) != 1}:
+            chunk = chunk.replace(ch, ch.lower()[:1])
+        low = chunk.lower()
+        if len(low) != len(chunk):
+            low = "".join(c.lower()[:1] or c for c in chunk)
+    if not low.isascii() and ("ı" in low or "ſ" in low):
+        low = low.replace("ı", "i").replace("ſ", "s")
+    return low
 
 
 def _add(spans: array[int], lo: int, hi: int) -> None:
@@ -52,10 +57,17 @@ _DIGITS = bytes.maketrans(b"123456789", b"000000000")
 @lru_cache(maxsize=4096)
 def _pieces(anchor: str) -> Optional[Tuple[bytes, ...]]:
     """What the vocabulary of a block must hold where ``anchor`` occurs: its blank-free runs
-    in UTF-8, digits read as 0; None for an anchor too long for a vocabulary to rule out."""
+    in UTF-8, digits read as 0, each with a newline on a side where a blank bounds it (in a
+    vocabulary every word has a newline on both sides: "no error" needs a word that ends in
+    "no" and one that starts with "error", not only both strings somewhere); None for an
+    anchor too long for a vocabulary to rule out."""
     if len(anchor) > WORD_OVERLAP:
         return None
-    return tuple(anchor.encode("utf-8", "surrogatepass").translate(_DIGITS).split())
+    raw = anchor.encode("utf-8", "surrogatepass").translate(_DIGITS)
+    runs = raw.split()
+    last = len(runs) - 1
+    return tuple((b"\n" if i or raw[:1].isspace() else b"") + run + (b"\n" if i < last or raw[-1:].isspace() else b"")
+                 for i, run in enumerate(runs))
 
 
 def _may_contain(vocab: Optional[bytes], pieces: Optional[Tuple[bytes, ...]]) -> bool:
@@ -80,7 +92,7 @@ class Prepared:
         self.text = text
         self._low: Tuple[int, str] = (-1, "")
         self._vocab: Dict[int, Optional[bytes]] = {}
-        self._chunk_vocab: Dict[int, Optional[bytes]] = {}
+        self._chunk_vocab: Dict[int, Tuple[Optional[bytes], bool]] = {}
 
     def folded(self, c0: int) -> str:
         """The text from ``c0`` (a chunk's start) to CHUNK + OVERLAP characters further,
@@ -90,6 +102,19 @@ class Prepared:
             self._low = (c0, fold(self.text[c0 : c0 + CHUNK + OVERLAP]))
         return self._low[1]
 
+    def last_folded(self) -> Tuple[int, str]:
+        """(where in the text it starts, the chunk) lowered last; (-1, "") before any."""
+        return self._low
+
+    def lowered(self, lo: int, hi: int) -> Tuple[str, int]:
+        """(a lowered text holding text[lo:hi], the position in the text where it starts): the
+        chunk lowered last when it holds the span (no fold per window of a short text), else
+        the span folded on its own (never a whole chunk again for one window)."""
+        c0, low = self._low
+        if c0 >= 0 and c0 <= lo and hi <= c0 + len(low):
+            return low, c0
+        return fold(self.text[lo:hi]), lo
+
     def vocabulary(self, b0: int) -> Optional[bytes]:
         """The distinct words of the block at ``b0`` (and WORD_OVERLAP characters past it), or
         None when they are not much shorter than the block (random bytes): then asking them
@@ -98,24 +123,28 @@ class Prepared:
             c0 = b0 - b0 % CHUNK
             low = self.folded(c0)[b0 - c0 : b0 - c0 + BLOCK + WORD_OVERLAP]
             raw = low.encode("utf-8", "surrogatepass").translate(_DIGITS)
-            words = b"\n".join(set(raw.split()))
-            self._vocab[b0] = words if len(words) * 4 < len(raw) else None
+            words = b"\n" + b"\n".join(set(raw.split())) + b"\n"
+            # (against a whole block: a text's short last block is no reason to lose its words)
+            self._vocab[b0] = words if len(words) * 4 < max(len(raw), BLOCK) else None
         return self._vocab[b0]
 
     def chunk_vocabulary(self, c0: int) -> Optional[bytes]:
-        """The words of every block of the chunk at ``c0`` together (None when a block has no
-        vocabulary): an anchor none of whose blocks can hold is ruled out with one question
-        for the chunk instead of one per block, and most anchors occur nowhere in a log."""
+        """The words of the blocks of the chunk at ``c0`` that have a vocabulary, together (None
+        when none has): an anchor none of those blocks can hold is ruled out for all of them
+        with one question instead of one per block, and most anchors occur nowhere in a log.
+        A block without a vocabulary is searched for every anchor whatever this says, so one
+        such block (random bytes) costs its own search, not the pruning of the whole chunk."""
         if c0 not in self._chunk_vocab:
             blocks = range(c0, min(len(self.text), c0 + CHUNK), BLOCK)
             known = [v for v in map(self.vocabulary, blocks) if v is not None]
-            whole = len(known) == len(blocks)
-            self._chunk_vocab[c0] = b"\n".join(set(b"\n".join(known).split(b"\n"))) if whole else None
-        return self._chunk_vocab[c0]
+            words = b"\n" + b"\n".join(set(b"".join(known).split())) + b"\n" if known else None
+            self._chunk_vocab[c0] = (words, len(known) == len(blocks))
+        return self._chunk_vocab[c0][0]
 
     def chunk_may_hold(self, anchor: str, c0: int) -> bool:
         """False only when no block of the chunk at ``c0`` can hold ``anchor``."""
-        return _may_contain(self.chunk_vocabulary(c0), _pieces(anchor))
+        words = self.chunk_vocabulary(c0)
+        return not self._chunk_vocab.get(c0, (None, False))[1] or _may_contain(words, _pieces(anchor))
 
 
 AnchorPlan = Tuple[Dict[str, int], Dict[str, Tuple[str, ...]]]
@@ -157,12 +186,12 @@ def anchor_windows(
         spans = array("q")
         for lo, hi in zip(out[base][::2], out[base][1::2]):
             lo, hi = max(0, lo - len(anchor)), min(len(text), hi + len(anchor))
-            low = fold(text[lo:hi])
-            at = low.find(anchor)
+            low, off = prep.lowered(lo, hi)
+            at = low.find(anchor, lo - off, hi - off)
             while at >= 0:
-                hit = lo + at
+                hit = off + at
                 _add(spans, max(0, hit + len(anchor) - width - MARGIN), min(len(text), hit + width + MARGIN))
-                at = low.find(anchor, at + 1)
+                at = low.find(anchor, at + 1, hi - off)
         out[anchor] = spans
     if longer:
         out.update(_scan(prep, longer))
@@ -186,7 +215,7 @@ def _scan(prep: Prepared, reach: Dict[str, int]) -> Dict[str, array[int]]:
         for b0 in range(c0, c1, BLOCK):
             b1 = min(c1, b0 + BLOCK)
             vocab = prep.vocabulary(b0)
-            for anchor, width, jump, pieces, spans in live:
+            for anchor, width, jump, pieces, spans in live if vocab is not None else plan:
                 pos = resume[anchor]
                 if pos >= b1:
                     continue
@@ -196,11 +225,18 @@ def _scan(prep: Prepared, reach: Dict[str, int]) -> Dict[str, array[int]]:
                 at = low.find(anchor, max(pos, b0) - c0, end)
                 while at >= 0:
                     hit = c0 + at
-                    # occurrences in (hit, hit + jump) are skipped: the window covers them too
-                    _add(spans, max(0, hit + len(anchor) - width - MARGIN), min(n, hit + jump + width + MARGIN))
-                    pos = hit + jump
-                    if pos >= b1:
-                        break
-                    at = low.find(anchor, pos - c0, end)
+                    pos = hit + 1
+                    nxt = low.find(anchor, at + 1, end)
+                    if 0 <= nxt < at + jump:
+                        # dense: occurrences in (hit, hit + jump) are skipped, and the window
+                        # covers their matches too (one search per half reach, not per copy)
+                        _add(spans, max(0, hit + len(anchor) - width - MARGIN), min(n, hit + jump + width + MARGIN))
+                        pos = hit + jump
+                        if pos >= b1:
+                            break
+                        nxt = low.find(anchor, pos - c0, end)
+                    else:  # the next occurrence is far: this one's window alone
+                        _add(spans, max(0, hit + len(anchor) - width - MARGIN), min(n, hit + width + MARGIN))
+                    at = nxt
                 resume[anchor] = pos
     return out

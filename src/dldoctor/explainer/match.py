@@ -8,7 +8,9 @@ in the text's size, whatever it holds:
   (:mod:`dldoctor.explainer.signatures`: every repeat bounded). So a regex only ever runs on
   windows of ``reach`` characters around anchor occurrences, never on the whole text;
 * anchors are found in linear time (:mod:`dldoctor.explainer.anchors`), and only the
-  signatures one of whose anchors occurs are tried;
+  signatures one of whose anchors occurs are tried, and of those only the ones whose windows
+  hold the other literals their matches need (:mod:`dldoctor.explainer.literals`: a substring
+  search costs a hundredth of what ``re`` spends trying a pattern at each position);
 * a regex reads at most :data:`SCAN_BUDGET` characters of its windows (their first and last
   halves), so a paste dense in one signature's anchors costs what 1 MiB of it costs;
 * line numbers and the lines shown are computed once per hit from bounded neighbourhoods.
@@ -105,11 +107,11 @@ def _budgeted(spans: Iterable[Tuple[int, int]], reach: int, budget: int = SCAN_B
     return head + tail[::-1]
 
 
-def _scan(sig: Signature, text: str, spans: Iterable[Tuple[int, int]]) -> Iterator[re.Match[str]]:
-    """The signature's matches in the spans, in text order, none overlapping the one before,
-    within the scan budget; the caller stops reading when it has what it needs."""
+def _scan(sig: Signature, text: str, budgeted: List[Tuple[int, int, int]]) -> Iterator[re.Match[str]]:
+    """The signature's matches in the :func:`_budgeted` spans, in text order, none overlapping
+    the one before; the caller stops reading when it has what it needs."""
     last_end = -1
-    for lo, hi, end in _budgeted(spans, sig.reach):
+    for lo, hi, end in budgeted:
         for m in sig.pattern.finditer(text, max(lo, last_end), end):
             if m.start() >= hi:
                 break
@@ -117,25 +119,55 @@ def _scan(sig: Signature, text: str, spans: Iterable[Tuple[int, int]]) -> Iterat
             yield m
 
 
-def _matches(sig: Signature, text: str, windows: Dict[str, array[int]]) -> List[re.Match[str]]:
-    if sig.distinct:
-        return _distinct_matches(sig, text, windows)
-    found: List[re.Match[str]] = []
+#: past this many spans, asking each for the signature's literals costs more than it saves
+MAX_PREFILTER_SPANS = 64
+
+
+def _may_match(sig: Signature, prep: Optional[Prepared], budgeted: List[Tuple[int, int, int]]) -> bool:
+    """False when no top-level alternative of the pattern can match in the spans: one of its
+    clauses has none of its literals in any of them (:mod:`dldoctor.explainer.literals`).
+    Searched in the lowered text the anchor search left (a span outside it, of a text of
+    several chunks, is not asked: it may match)."""
+    if not sig.requires or prep is None or len(budgeted) > MAX_PREFILTER_SPANS:
+        return True
+    c0, low = prep.last_folded()
+    views = [(lo - c0, end - c0) for lo, _, end in budgeted]
+    if not low or any(a < 0 or b > len(low) for a, b in views):
+        return True
+    seen: Dict[str, bool] = {}
+
+    def occurs(literal: str) -> bool:
+        if literal not in seen:
+            seen[literal] = any(low.find(literal, a, b) >= 0 for a, b in views)
+        return seen[literal]
+
+    return any(all(any(map(occurs, clause)) for clause in alternative) for alternative in sig.requires)
+
+
+def _matches(
+    sig: Signature, text: str, windows: Dict[str, array[int]], prep: Optional[Prepared] = None,
+) -> List[re.Match[str]]:
     # (the loader gives every signature an anchor; one without would scan the whole text)
     spans = _spans(windows[a] for a in sig.anchors) if sig.anchors else iter([(0, len(text))])
-    for m in _scan(sig, text, spans):
+    budgeted = _budgeted(spans, sig.reach)
+    if not _may_match(sig, prep, budgeted):
+        return []
+    if sig.distinct:
+        return _distinct_matches(sig, text, budgeted)
+    found: List[re.Match[str]] = []
+    for m in _scan(sig, text, budgeted):
         found.append(m)
         if len(found) >= MAX_HITS_PER_SIGNATURE:
             break
     return found
 
 
-def _distinct_matches(sig: Signature, text: str, windows: Dict[str, array[int]]) -> List[re.Match[str]]:
+def _distinct_matches(sig: Signature, text: str, budgeted: List[Tuple[int, int, int]]) -> List[re.Match[str]]:
     """The first match of each of two different values of ``sig.distinct`` (or of a group
     whose name starts with it, for alternatives; dots ignored: "3.9" is "39"); none unless
     there are two. Still one pass over the anchor windows."""
     seen: Dict[str, re.Match[str]] = {}
-    for m in _scan(sig, text, _spans(windows[a] for a in sig.anchors)):
+    for m in _scan(sig, text, budgeted):
         value = next((v for k, v in m.groupdict().items() if v and k.startswith(sig.distinct)), "")
         value = value.replace(".", "").lower()
         if value and value not in seen:
@@ -195,10 +227,11 @@ def find_hits(text: str, sigs: SignatureSet, prep: Optional[Prepared] = None) ->
     """Every signature that matches ``text``, after ``unless`` suppression (``prep``: the
     text's :class:`Prepared`, when other searches of the same text share it)."""
     plan = _plan_of(sigs.signatures)
+    prep = prep if prep is not None and prep.text is text else Prepared(text)
     windows = anchor_windows(text, plan.reach, prep, plan.anchors)
     # only the signatures one of whose anchors occurs can match (most texts hold few anchors)
     tried = sorted({i for a, w in windows.items() if w for i in plan.anchored[a]}.union(plan.unanchored))
-    matched = {sigs.signatures[i].id: _matches(sigs.signatures[i], text, windows) for i in tried}
+    matched = {sigs.signatures[i].id: _matches(sigs.signatures[i], text, windows, prep) for i in tried}
     # line numbers: one pass over the text for all hits, in text order
     line_of: Dict[int, int] = {}
     line, pos = 1, 0

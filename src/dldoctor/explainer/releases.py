@@ -83,7 +83,10 @@ def mentioned_versions(text: str, prep: Optional[Prepared] = None) -> Dict[str, 
             while at >= 0:
                 pos = c0 + at
                 before = text[pos - 1] if pos else " "
-                if not (before.isalnum() or before in "._"):
+                after = text[pos + len(name) : pos + len(name) + 1]
+                # what _AFTER can start with: a version follows a blank, "-", "=" or ":" (not
+                # the "/" of ".../site-packages/torch/nn", a log's most frequent "torch")
+                if not (before.isalnum() or before in "._") and (after in "-=:" or after.isspace()):
                     m = _AFTER.match(text, pos + len(name), min(n, pos + NAME_REACH))
                     if m:
                         out.setdefault(dist, set()).add(m.group("version") or m.group("to"))

@@ -20,7 +20,6 @@ anchor; see ``tests/explainer/test_explain_linear.py`` and ``bench/bench_explain
 
 from __future__ import annotations
 
-import importlib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -28,6 +27,7 @@ from typing import Any, Dict, Iterator, List, Mapping, Optional, Pattern, Sequen
 
 from dldoctor import conditions
 from dldoctor.conditions import DataError
+from dldoctor.explainer.literals import REPEATS, SRE, ZERO_WIDTH, Requirements, requirements
 
 FACTS = ("os", "torch_version", "torch_cuda", "gpu_driver", "python_bits")
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -41,8 +41,7 @@ MAX_REPEAT = 2000
 #: Longest text one pattern may match: the window scanned around each anchor.
 MAX_REACH = 4096
 # The regex parser: re._parser since 3.11 (sre_parse warns there), sre_parse before.
-_sre: Any = importlib.import_module("re._parser" if hasattr(re, "_parser") else "sre_parse")
-_REPEATS = tuple(getattr(_sre, n) for n in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT") if hasattr(_sre, n))
+_sre: Any = SRE  # re's parser
 
 
 @dataclass(frozen=True)
@@ -59,6 +58,9 @@ class Signature:
     #: only when two of its matches name different values of it (two interpreters'
     #: site-packages in one report), compared without dots
     distinct: str = ""
+    #: the literals each top-level alternative's matches contain: the regex runs only in
+    #: windows that hold them (:mod:`dldoctor.explainer.literals`); () asks for nothing
+    requires: Requirements = ()
 
 
 def _nodes(parsed: Any) -> Iterator[Tuple[Any, Any]]:
@@ -76,7 +78,7 @@ def _nodes(parsed: Any) -> Iterator[Tuple[Any, Any]]:
 
 def _repeat_bounds(parsed: Any) -> Iterator[int]:
     """The upper bound of every repeat in a parsed pattern, lookarounds included."""
-    return (av[1] for op, av in _nodes(parsed) if op in _REPEATS)
+    return (av[1] for op, av in _nodes(parsed) if op in REPEATS)
 
 
 def _lookaround_widths(parsed: Any) -> Iterator[int]:
@@ -109,7 +111,6 @@ def _reach(parsed: Any) -> int:
 #: A pattern that can start with at most this many characters (case folded) gets a lookahead
 #: on them in front: see :func:`with_first_chars`.
 MAX_FIRST_CHARS = 24
-_ZERO_WIDTH = (_sre.AT, _sre.ASSERT, _sre.ASSERT_NOT)
 
 
 def _first(parsed: Any) -> Tuple[Optional[Set[str]], bool]:
@@ -118,7 +119,7 @@ def _first(parsed: Any) -> Tuple[Optional[Set[str]], bool]:
     are skipped, which only widens the set: the answer is always a superset, never a guess."""
     out: Set[str] = set()
     for op, av in parsed:
-        if op in _ZERO_WIDTH:
+        if op in ZERO_WIDTH:
             continue
         if op is _sre.LITERAL:
             return out | {chr(av)}, False
@@ -140,7 +141,7 @@ def _first(parsed: Any) -> Tuple[Optional[Set[str]], bool]:
                 if chars is None:
                     return None, False
                 sub, nullable = sub | chars, nullable or empty
-        elif op in _REPEATS:
+        elif op in REPEATS:
             sub, nullable = _first(av[2])
             nullable = nullable or av[0] == 0
         else:  # any character, a back-reference, a conditional
@@ -326,7 +327,7 @@ def _parse_signature(raw: Any, slugs: Sequence[str], phrases: Mapping[str, Tuple
     distinct = raw.get("distinct", "")
     if not isinstance(distinct, str) or (distinct and not any(g.startswith(distinct) for g in compiled.groupindex)):
         raise _fail(sid, "distinct must name a group of the pattern")
-    return Signature(sid, tuple(anchors), compiled, tuple(pairs), tuple(unless), reach, distinct)
+    return Signature(sid, tuple(anchors), compiled, tuple(pairs), tuple(unless), reach, distinct, requirements(parsed))
 
 
 def _parse_evidence(raw: Any, slugs: Sequence[str]) -> EvidenceRule:
