@@ -70,6 +70,13 @@ def test_corpus_has_localized_windows_messages() -> None:
 # rules, written on them after that one measurement (a jax flag a later jax removed, syntax of a
 # later Python, DirectML finding no adapter, TensorFlow on Apple Silicon without tensorflow-metal),
 # gained 4 of them: 78.03 / 84.65 over 4,561, text 77.29.)
+# (Generation 23's 20 train cases, collected in the twenty-fifth session, scored 11 of 20 at top-1
+# by the rules of the session's start; a twenty-eighth round took them to 15, the older 4,561
+# losing none. Its 23 held-out cases then joined train at 14 of 23 by the rules; the round's last
+# rules, written on them after that one measurement (PyPI's torch on a Jetson, the framework
+# imported first bringing the cuDNN the other finds too old, Android's "cannot locate symbol",
+# pip's refusal of a wheel retold without its name) gained 4 of them and 3 older ones:
+# 78.11 / 84.77 over 4,604, text 77.39.)
 # The issue's target (90% / 98% on reports never seen) is not reached yet. The frozen test
 # split is measured and reported (bench/explain_accuracy.py), never asserted: a red test
 # would be an invitation to read its misses.
@@ -82,13 +89,13 @@ def _with_facts() -> Dict[str, Outcome]:
 
 def test_top1_accuracy_with_machine_facts() -> None:
     top1, top3 = accuracy(list(_with_facts().values()))
-    assert top1 >= 0.780
-    assert top3 >= 0.845
+    assert top1 >= 0.781
+    assert top3 >= 0.847
 
 
 def test_top1_accuracy_from_text_alone() -> None:
     top1, _ = accuracy(evaluate(TRAIN, use_facts=False, words=False))
-    assert top1 >= 0.772
+    assert top1 >= 0.773
 
 
 def test_known_misses_are_train_cases() -> None:

@@ -1,5 +1,6 @@
 """Mechanism-level rules, twenty-eighth round (issue 14, item 2): written on generation 23's train
-cases; each with a text of our own writing (not a corpus case) and a look-alike it must not
+cases, and its last rules on its held-out cases after their one measurement (when they joined
+train); each with a text of our own writing (not a corpus case) and a look-alike it must not
 claim."""
 
 from __future__ import annotations
@@ -21,6 +22,17 @@ CASES = [
     # a wheel linked for 4 KiB pages on a 64 KiB-page kernel
     ("OSError: /srv/venv/lib/python3.9/site-packages/numpy/core/_multiarray_umath.cpython-39-aarch64-linux-gnu.so: "
      "ELF load command alignment not page-aligned", "known-bad-release"),
+    # PyPI's torch on a Jetson: no CUDA in it
+    ("Jetson Xavier NX, JetPack 5.1\n>>> torch.__version__\n'2.1.0'\n>>> torch.cuda.is_available()\nFalse",
+     "cpu-only-build"),
+    # the framework imported first brought its cuDNN, the other finds it too old
+    ("If torch is imported before tensorflow, tensorflow fails:\nLoaded runtime CuDNN library: 8.1.0 but source "
+     "was compiled with: 8.6.0.", "import-order-conflict"),
+    # Android's loader naming a symbol a library lacks
+    ('ImportError: dlopen failed: cannot locate symbol "_ZN3foo3barEv" referenced by '
+     '"/data/data/com.termux/files/usr/lib/python3.11/site-packages/foo/_core.so"...', "symbol-mismatch"),
+    # pip's refusal retold without the wheel's name
+    ("the download works but pip install gives the 'not a supported wheel on this platform' message", "unsupported-python"),
 ]
 
 # (a look-alike, a cause it must not put first)
@@ -39,10 +51,30 @@ NOT_CLAIMED = [
      "No such file or directory", "gpu-build-without-gpu"),
     # a misaligned segment is a damaged file, not a release built for other pages
     ("ImportError: /app/lib/libfoo.so: ELF load command address/offset not properly aligned", "known-bad-release"),
+    # NVIDIA's own build on the Jetson, CUDA there
+    ("Jetson Orin, torch 2.1.0a0+41361538.nv23.06\n>>> torch.cuda.is_available()\nTrue", "cpu-only-build"),
+    # the cuDNN mismatch without a word on the order
+    ("Loaded runtime CuDNN library: 8.1.0 but source was compiled with: 8.6.0.", "import-order-conflict"),
+    # Android's loader missing a whole library, not a symbol
+    ('ImportError: dlopen failed: library "libc++_shared.so" not found', "symbol-mismatch"),
 ]
 
 # words of success: no answer
 HEALTHY = [
+    "pip installed the wheel fine: it is a supported wheel on this platform",
     "Built the extension with torch.utils.cpp_extension.load in 40 s, no errors",
     "My Cortex-A76 has LSE atomics and torch 2.6 runs fine",
 ]
+
+
+def test_a_cuda_7_to_9_library_beside_another_stated_release_is_two_majors() -> None:
+    """CUDA 7.5, 8.0 and 9.x are read like 10 to 13: a library of one asked for, another named
+    as installed (tensorflow/tensorflow#4664); one release alone is no difference."""
+    from dldoctor.explainer.match import find_hits
+    from dldoctor.explainer.signatures import load_signatures
+
+    sigs = load_signatures()
+    text = "ImportError: libcudart.so.7.5: cannot open shared object file\nos: ubuntu 16.04, cuda:8.0"
+    assert "cuda-majors-differ" in find_hits(text, sigs)
+    assert "cuda-majors-differ" in find_hits("cudart64_80.dll not found, CUDA 9.2 installed", sigs)
+    assert "cuda-majors-differ" not in find_hits(text.replace("cuda:8.0", "cuda:7.5"), sigs)
