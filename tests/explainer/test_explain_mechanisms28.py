@@ -32,7 +32,8 @@ CASES = [
     ('ImportError: dlopen failed: cannot locate symbol "_ZN3foo3barEv" referenced by '
      '"/data/data/com.termux/files/usr/lib/python3.11/site-packages/foo/_core.so"...', "symbol-mismatch"),
     # pip's refusal retold without the wheel's name
-    ("the download works but pip install gives the 'not a supported wheel on this platform' message", "unsupported-python"),
+    ("the download works but pip install gives the 'not a supported wheel on this platform' message",
+     "unsupported-python"),
 ]
 
 # (a look-alike, a cause it must not put first)
