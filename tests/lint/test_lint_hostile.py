@@ -12,6 +12,7 @@ import ast
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -74,7 +75,8 @@ def test_token_dense_text_is_refused_before_it_is_parsed(tmp_path: Path) -> None
 
 
 def test_few_tokens_in_many_bytes_are_linted(tmp_path: Path) -> None:
-    """The cap counts tokens, not characters: one 3 MB string literal is one token."""
+    """The cap counts tokens, not characters: one 3 MB string literal is one token (and its
+    line is read once: ``ast.get_source_segment`` took 16 minutes over it)."""
     path = tmp_path / "blob.py"
     path.write_text("from multiprocessing import Pool\nBLOB = '" + "a" * 3_000_000 + "'\npool = Pool(2)\n")
     result = lint_paths([str(path)])
@@ -86,3 +88,21 @@ def test_a_notebook_nested_deeper_than_the_json_parser_is_one_error(tmp_path: Pa
     path.write_text('{"cells": ' + "[" * 100_000 + "]" * 100_000 + "}")
     result = lint_paths([str(path)])
     assert [why for _, why in result.errors] == ["not a notebook (invalid JSON (nested too deeply))"]
+
+
+@pytest.mark.parametrize("code", [
+    "x = f(a,\n      b)  # é\n",
+    "s = 'é中文' + g( 1 ,\t2 )\r\ny = [\r\n  1,\r\n  2]\r\n",
+    "class A:\n    def m(self):\n        return {'k': (1,\n 2)}\n",
+    "z = 1\x0c\nw = 'ƒ' * 3\n",
+])
+def test_a_nodes_source_is_what_ast_gives(code: str) -> None:
+    """The shortened source of every node is ``ast.get_source_segment``'s, on several lines,
+    with non-ASCII text (UTF-8 column offsets), CRLF and form feeds."""
+    from dldoctor.lint.source import segment
+
+    for node in ast.walk(ast.parse(code)):
+        if not hasattr(node, "lineno"):
+            continue
+        text = " ".join((ast.get_source_segment(code, node) or "...").split())
+        assert segment(code, node, 40) == (text if len(text) <= 40 else text[:37] + "..."), ast.dump(node)

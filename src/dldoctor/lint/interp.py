@@ -30,6 +30,7 @@ from dldoctor.lint import operators
 from dldoctor.lint.analysis import main_guard
 from dldoctor.lint.effects import Effects
 from dldoctor.lint.frames import Budget, CallStack, Exit, Frame, Start
+from dldoctor.lint.source import segment
 from dldoctor.lint.values import (
     Args,
     ClassV,
@@ -71,9 +72,7 @@ class Interpreter(CallStack):
         return self.starts
 
     def segment(self, node: ast.AST, limit: int = 24) -> str:
-        text = ast.get_source_segment(self.text, node) or "..."
-        text = " ".join(text.split())
-        return text if len(text) <= limit else text[: limit - 3] + "..."
+        return segment(self.text, node, limit)
 
     # -- statements ----------------------------------------------------------------------
     def block(self, body: Sequence[ast.stmt], scope: Scope, frame: Frame) -> bool:

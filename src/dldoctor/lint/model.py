@@ -8,7 +8,7 @@ from typing import Tuple
 
 from dldoctor.lint.analysis import ModuleInfo
 from dldoctor.lint.data import Apis
-from dldoctor.lint.source import Source
+from dldoctor.lint.source import Source, segment
 from dldoctor.model import Condition, Evidence
 
 
@@ -65,6 +65,4 @@ class Context:
 
     def segment(self, node: ast.AST, limit: int = 24) -> str:
         """The source text of a node, shortened for a one-line message."""
-        text = ast.get_source_segment(self.source.text, node) or "..."
-        text = " ".join(text.split())
-        return text if len(text) <= limit else text[: limit - 3] + "..."
+        return segment(self.source.text, node, limit)

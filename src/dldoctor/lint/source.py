@@ -14,6 +14,7 @@ import os
 import re
 import tokenize
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Dict, FrozenSet, Iterator, List, Tuple
 
@@ -31,6 +32,35 @@ _NOQA = re.compile(
     r"#\s*noqa(?::\s?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE
 )
 _MAGIC = re.compile(r"^(\s*)([%!].*)$")
+
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")  # the line ends of Python's tokenizer (not form feeds)
+
+
+@lru_cache(maxsize=8)
+def _line_starts(text: str) -> Tuple[int, ...]:
+    return (0, *(m.end() for m in _NEWLINE.finditer(text)))
+
+
+def segment(text: str, node: ast.AST, limit: int = 24) -> str:
+    """The source of ``node`` on one line, shortened for a message ("..." when unknown).
+
+    Not ``ast.get_source_segment``: it splits the whole source into lines one character at a
+    time, quadratic on a long line (a 3 MB string literal took 16 minutes). Column offsets
+    are UTF-8 byte offsets, as ``ast`` gives them."""
+    where = [getattr(node, name, None) for name in ("lineno", "end_lineno", "col_offset", "end_col_offset")]
+    starts = _line_starts(text)
+    if not all(isinstance(v, int) for v in where):
+        return "..."
+    lineno, end_lineno, col, end_col = (int(v) for v in where)  # type: ignore[arg-type]
+    if not 1 <= lineno <= end_lineno <= len(starts):
+        return "..."
+    ends = (*starts[1:], len(text))
+    lines = [text[starts[i]:ends[i]].encode("utf-8", "surrogatepass") for i in range(lineno - 1, end_lineno)]
+    lines[-1] = lines[-1][:end_col]
+    lines[0] = lines[0][col:]
+    piece = " ".join(b"".join(lines).decode("utf-8", "replace").split()) or "..."
+    return piece if len(piece) <= limit else piece[: limit - 3] + "..."
 
 
 class SourceError(Exception):
