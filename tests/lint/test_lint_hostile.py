@@ -106,3 +106,21 @@ def test_a_nodes_source_is_what_ast_gives(code: str) -> None:
             continue
         text = " ".join((ast.get_source_segment(code, node) or "...").split())
         assert segment(code, node, 40) == (text if len(text) <= 40 else text[:37] + "..."), ast.dump(node)
+
+
+def test_a_big_module_of_simple_code_is_walked_to_its_end(tmp_path: Path) -> None:
+    """The walk's step budget grows with the module (linear time still): after a literal of
+    70,000 items the worker start is found, where a fixed budget stopped before it in silence."""
+    path = tmp_path / "big.py"
+    path.write_text("from multiprocessing import Pool\nx = [" + "1, " * 70_000 + "]\npool = Pool(2)\n")
+    result = lint_paths([str(path)])
+    assert result.errors == () and [f.condition.code for f in result.findings] == ["DLD026"]
+
+
+def test_an_fstring_of_many_fields_counts_them_as_tokens(tmp_path: Path) -> None:
+    """Before 3.12 an f-string is one token; its fields count as the three tokens each 3.12
+    makes of them, so 60,000 fields are refused in one line instead of compiled for seconds."""
+    path = tmp_path / "fields.py"
+    path.write_text("x = f'" + "{1}" * 60_000 + "'\n")
+    result = lint_paths([str(path)])
+    assert [why for _, why in result.errors] == [f"more than {MAX_TOKENS:,} tokens (generated code?), not linted"]

@@ -40,6 +40,10 @@ if TYPE_CHECKING:
     from dldoctor.lint.effects import Effects
 
 MAX_STEPS = 60_000
+#: steps a walk may take per node of its module beyond MAX_STEPS: a big module of simple code
+#: (an f-string of 100,000 fields) is walked to its end in time linear in its size, where a
+#: fixed budget silently stopped before the lines after it
+STEPS_PER_NODE = 2
 MAX_DEPTH = 16
 
 
@@ -112,6 +116,7 @@ class CallStack:
         self.active: Set[int] = set()
         self.owners: List[Func] = []  # the functions running, innermost last (for super())
         self.steps = 0
+        self.max_steps = MAX_STEPS
 
     # -- filled in by the walker ---------------------------------------------------------
     def ev(self, node: Optional[ast.expr], scope: Scope) -> Value:
@@ -128,7 +133,7 @@ class CallStack:
 
     def tick(self) -> None:
         self.steps += 1
-        if self.steps > MAX_STEPS:
+        if self.steps > self.max_steps:
             raise Budget()
 
     # -- calls ---------------------------------------------------------------------------

@@ -29,7 +29,7 @@ from typing import Dict, Iterator, List, Optional, Sequence
 from dldoctor.lint import operators
 from dldoctor.lint.analysis import main_guard
 from dldoctor.lint.effects import Effects
-from dldoctor.lint.frames import Budget, CallStack, Exit, Frame, Start
+from dldoctor.lint.frames import MAX_STEPS, STEPS_PER_NODE, Budget, CallStack, Exit, Frame, Start
 from dldoctor.lint.source import segment
 from dldoctor.lint.values import (
     Args,
@@ -58,6 +58,7 @@ class Interpreter(CallStack):
 
     def __init__(self, tree: ast.Module, text: str) -> None:
         super().__init__()
+        self.max_steps = MAX_STEPS + STEPS_PER_NODE * sum(1 for _ in ast.walk(tree))
         self.tree = tree
         self.text = text
         self.globals = Scope()

@@ -32,6 +32,7 @@ _NOQA = re.compile(
     r"#\s*noqa(?::\s?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE
 )
 _MAGIC = re.compile(r"^(\s*)([%!].*)$")
+_STRING_PREFIX = re.compile(r"[A-Za-z]*")
 
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")  # the line ends of Python's tokenizer (not form feeds)
@@ -42,24 +43,40 @@ def _line_starts(text: str) -> Tuple[int, ...]:
     return (0, *(m.end() for m in _NEWLINE.finditer(text)))
 
 
+@lru_cache(maxsize=64)
+def _line_bytes(text: str, index: int) -> bytes:
+    """Line ``index`` (0-based) of ``text`` in UTF-8, the encoding of ``ast``'s column offsets."""
+    starts = _line_starts(text)
+    end = starts[index + 1] if index + 1 < len(starts) else len(text)
+    return text[starts[index]:end].encode("utf-8", "surrogatepass")
+
+
 def segment(text: str, node: ast.AST, limit: int = 24) -> str:
     """The source of ``node`` on one line, shortened for a message ("..." when unknown).
 
     Not ``ast.get_source_segment``: it splits the whole source into lines one character at a
-    time, quadratic on a long line (a 3 MB string literal took 16 minutes). Column offsets
-    are UTF-8 byte offsets, as ``ast`` gives them."""
+    time on every call, quadratic on a long line (a 3 MB string literal took 16 minutes, and
+    an f-string of 20,000 fields asks for each field's source). Here each line is encoded once,
+    and only the start of a long node is read: the message shows ``limit`` characters."""
     where = [getattr(node, name, None) for name in ("lineno", "end_lineno", "col_offset", "end_col_offset")]
-    starts = _line_starts(text)
     if not all(isinstance(v, int) for v in where):
         return "..."
     lineno, end_lineno, col, end_col = (int(v) for v in where)  # type: ignore[arg-type]
-    if not 1 <= lineno <= end_lineno <= len(starts):
+    if not 1 <= lineno <= end_lineno <= len(_line_starts(text)):
         return "..."
-    ends = (*starts[1:], len(text))
-    lines = [text[starts[i]:ends[i]].encode("utf-8", "surrogatepass") for i in range(lineno - 1, end_lineno)]
-    lines[-1] = lines[-1][:end_col]
-    lines[0] = lines[0][col:]
-    piece = " ".join(b"".join(lines).decode("utf-8", "replace").split()) or "..."
+    def read(budget: int) -> Tuple[str, bool]:
+        raw = b""
+        for index in range(lineno - 1, end_lineno):
+            line = _line_bytes(text, index)
+            raw += line[col if index == lineno - 1 else 0:end_col if index == end_lineno - 1 else len(line)]
+            if len(raw) > budget:
+                break
+        return " ".join(raw[:budget].decode("utf-8", "replace").split()), len(raw) > budget
+
+    piece, cut = read(64 * (limit + 16))
+    if cut and len(piece) <= limit:  # mostly blanks: read it whole
+        piece, _ = read(len(text) * 4)
+    piece = piece or "..."
     return piece if len(piece) <= limit else piece[: limit - 3] + "..."
 
 
@@ -203,13 +220,18 @@ def _too_many_tokens(text: str, limit: int = MAX_TOKENS) -> bool:
 
     Every token is at least one character, so a short text needs no count. A text the pure
     tokenizer rejects (where it differs from the compiler's) is judged by an upper bound that
-    needs no tokenizer: its runs of word characters and its other non-blank characters."""
+    needs no tokenizer: its runs of word characters and its other non-blank characters. Before
+    Python 3.12 an f-string is one token however many fields it holds (and 3.11 compiles one of
+    50,000 fields in seconds): each field counts as the three tokens 3.12 makes of it."""
     if len(text) <= limit:
         return False
     count = 0
     try:
-        for _ in tokenize.generate_tokens(io.StringIO(text).readline):
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
             count += 1
+            prefix = _STRING_PREFIX.match(token.string) if token.type == tokenize.STRING else None
+            if prefix is not None and "f" in prefix.group(0).lower():
+                count += 3 * token.string.count("{")
             if count > limit:
                 return True
         return False
