@@ -1,6 +1,6 @@
 """Mechanism-level rules, twenty-eighth round (issue 14, item 2): written on generation 23's train
-cases, and its last rules on its held-out cases after their one measurement (when they joined
-train); each with a text of our own writing (not a corpus case) and a look-alike it must not
+cases, its held-out cases after their one measurement (when they joined train), and generation
+24's first train cases; each with a text of our own writing (not a corpus case) and a look-alike it must not
 claim."""
 
 from __future__ import annotations
@@ -34,6 +34,14 @@ CASES = [
     # pip's refusal retold without the wheel's name
     ("the download works but pip install gives the 'not a supported wheel on this platform' message",
      "unsupported-python"),
+    # an import from a source tree: TensorFlow's words, and a checkout's package without its built part
+    ("Error importing tensorflow.  Unless you are using bazel,\nyou should not try to import tensorflow from its "
+     "source directory;", "shadowed-module"),
+    ('  File "/home/u/src/mylib/mylib/__init__.py", line 3, in <module>\n    from mylib._ext import core\n'
+     "ModuleNotFoundError: No module named 'mylib._ext'", "shadowed-module"),
+    # torch 2.1.0 asking for the toolkit's libcuda.so on a driver-only machine
+    ('RuntimeError: handle_0 INTERNAL ASSERT FAILED at "../c10/cuda/driver_api.cpp":15, please report a bug',
+     "known-bad-release"),
 ]
 
 # (a look-alike, a cause it must not put first)
@@ -58,6 +66,12 @@ NOT_CLAIMED = [
     ("Loaded runtime CuDNN library: 8.1.0 but source was compiled with: 8.6.0.", "import-order-conflict"),
     # Android's loader missing a whole library, not a symbol
     ('ImportError: dlopen failed: library "libc++_shared.so" not found', "symbol-mismatch"),
+    # an installed package without its built part: no source tree in the path
+    ('  File "/usr/lib/python3/dist-packages/mylib/__init__.py", line 3, in <module>\n'
+     "ModuleNotFoundError: No module named 'mylib._ext'", "shadowed-module"),
+    # another assert of torch's CUDA code
+    ('RuntimeError: handle_1 INTERNAL ASSERT FAILED at "../c10/cuda/CUDACachingAllocator.cpp":1123',
+     "known-bad-release"),
 ]
 
 # words of success: no answer
