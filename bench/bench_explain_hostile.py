@@ -17,20 +17,18 @@ from __future__ import annotations
 
 import argparse
 import functools
-import importlib
-import re
 import time
 import tracemalloc
 from pathlib import Path
 from typing import Any, Iterator, List, Tuple
 
 from dldoctor.explainer.corpus import load_corpus
+from dldoctor.explainer.literals import SRE
 from dldoctor.explainer.match import find_hits
 from dldoctor.explainer.pins import findings
 from dldoctor.explainer.signatures import Signature, load_signatures
 from dldoctor.explainer.weigh import Facts
 
-_sre: Any = importlib.import_module("re._parser" if hasattr(re, "_parser") else "sre_parse")
 FILLERS = ["a", "0", "/", "\\", ".", " ", "-", "_", ":", '"', "'", "(", "\n", "é", "中", "a/", "a.", "x "]
 RUNS = (1, 40, 200, 399, 1000)
 
@@ -42,7 +40,7 @@ def literals(sig: Signature) -> List[str]:
     def walk(parsed: Any) -> None:
         buf = ""
         for op, av in parsed:
-            if op is _sre.LITERAL:
+            if op is SRE.LITERAL:
                 buf += chr(av)
                 continue
             if buf:
@@ -51,14 +49,14 @@ def literals(sig: Signature) -> List[str]:
             stack = [av]
             while stack:
                 item = stack.pop()
-                if isinstance(item, _sre.SubPattern):
+                if isinstance(item, SRE.SubPattern):
                     walk(item)
                 elif isinstance(item, (list, tuple)):
                     stack.extend(item)
         if buf:
             out.append(buf)
 
-    walk(_sre.parse(sig.pattern.pattern, sig.pattern.flags))
+    walk(SRE.parse(sig.pattern.pattern, sig.pattern.flags))
     return sorted({p for p in out if len(p) >= 2}, key=len, reverse=True)[:6]
 
 

@@ -102,18 +102,16 @@ class Prepared:
             self._low = (c0, fold(self.text[c0 : c0 + CHUNK + OVERLAP]))
         return self._low[1]
 
-    def last_folded(self) -> Tuple[int, str]:
-        """(where in the text it starts, the chunk) lowered last; (-1, "") before any."""
-        return self._low
+    def cached(self, lo: int, hi: int) -> Optional[Tuple[str, int]]:
+        """(the chunk lowered last, where in the text it starts) when it holds text[lo:hi]."""
+        c0, low = self._low
+        return (low, c0) if 0 <= c0 <= lo and hi <= c0 + len(low) else None
 
     def lowered(self, lo: int, hi: int) -> Tuple[str, int]:
         """(a lowered text holding text[lo:hi], the position in the text where it starts): the
         chunk lowered last when it holds the span (no fold per window of a short text), else
         the span folded on its own (never a whole chunk again for one window)."""
-        c0, low = self._low
-        if c0 >= 0 and c0 <= lo and hi <= c0 + len(low):
-            return low, c0
-        return fold(self.text[lo:hi]), lo
+        return self.cached(lo, hi) or (fold(self.text[lo:hi]), lo)
 
     def vocabulary(self, b0: int) -> Optional[bytes]:
         """The distinct words of the block at ``b0`` (and WORD_OVERLAP characters past it), or
@@ -225,18 +223,18 @@ def _scan(prep: Prepared, reach: Dict[str, int]) -> Dict[str, array[int]]:
                 at = low.find(anchor, max(pos, b0) - c0, end)
                 while at >= 0:
                     hit = c0 + at
-                    pos = hit + 1
                     nxt = low.find(anchor, at + 1, end)
-                    if 0 <= nxt < at + jump:
-                        # dense: occurrences in (hit, hit + jump) are skipped, and the window
-                        # covers their matches too (one search per half reach, not per copy)
-                        _add(spans, max(0, hit + len(anchor) - width - MARGIN), min(n, hit + jump + width + MARGIN))
-                        pos = hit + jump
+                    # dense (the next copy within half a reach): the copies in (hit, hit + jump)
+                    # are skipped and the window covers their matches too, one search per half
+                    # reach instead of one per copy; else this copy's window alone
+                    dense = 0 <= nxt < at + jump
+                    _add(spans, max(0, hit + len(anchor) - width - MARGIN),
+                         min(n, hit + (jump if dense else 0) + width + MARGIN))
+                    pos = hit + (jump if dense else 1)
+                    if dense:
                         if pos >= b1:
                             break
                         nxt = low.find(anchor, pos - c0, end)
-                    else:  # the next occurrence is far: this one's window alone
-                        _add(spans, max(0, hit + len(anchor) - width - MARGIN), min(n, hit + width + MARGIN))
                     at = nxt
                 resume[anchor] = pos
     return out

@@ -130,15 +130,18 @@ def _may_match(sig: Signature, prep: Optional[Prepared], budgeted: List[Tuple[in
     several chunks, is not asked: it may match)."""
     if not sig.requires or prep is None or len(budgeted) > MAX_PREFILTER_SPANS:
         return True
-    c0, low = prep.last_folded()
-    views = [(lo - c0, end - c0) for lo, _, end in budgeted]
-    if not low or any(a < 0 or b > len(low) for a, b in views):
-        return True
+    where = []
+    for lo, _, end in budgeted:
+        got = prep.cached(lo, end)
+        if got is None:
+            return True
+        low, c0 = got
+        where.append((low, lo - c0, end - c0))
     seen: Dict[str, bool] = {}
 
     def occurs(literal: str) -> bool:
         if literal not in seen:
-            seen[literal] = any(low.find(literal, a, b) >= 0 for a, b in views)
+            seen[literal] = any(low.find(literal, a, b) >= 0 for low, a, b in where)
         return seen[literal]
 
     return any(all(any(map(occurs, clause)) for clause in alternative) for alternative in sig.requires)

@@ -40,8 +40,6 @@ FLAGS = re.IGNORECASE | re.MULTILINE
 MAX_REPEAT = 2000
 #: Longest text one pattern may match: the window scanned around each anchor.
 MAX_REACH = 4096
-# The regex parser: re._parser since 3.11 (sre_parse warns there), sre_parse before.
-_sre: Any = SRE  # re's parser
 
 
 @dataclass(frozen=True)
@@ -70,7 +68,7 @@ def _nodes(parsed: Any) -> Iterator[Tuple[Any, Any]]:
         stack = [av]
         while stack:
             item = stack.pop()
-            if isinstance(item, _sre.SubPattern):
+            if isinstance(item, SRE.SubPattern):
                 yield from _nodes(item)
             elif isinstance(item, (list, tuple)):
                 stack.extend(item)
@@ -83,19 +81,19 @@ def _repeat_bounds(parsed: Any) -> Iterator[int]:
 
 def _lookaround_widths(parsed: Any) -> Iterator[int]:
     """The longest text each lookahead or lookbehind in a parsed pattern can read."""
-    return (int(av[1].getwidth()[1]) for op, av in _nodes(parsed) if op in (_sre.ASSERT, _sre.ASSERT_NOT))
+    return (int(av[1].getwidth()[1]) for op, av in _nodes(parsed) if op in (SRE.ASSERT, SRE.ASSERT_NOT))
 
 
 def pattern_reach(pattern: str, flags: int = FLAGS) -> int:
     """The longest text ``pattern`` can match; ValueError when that is not bounded tightly
     enough for linear matching (an unbounded repeat, or past MAX_REPEAT / MAX_REACH)."""
-    return _reach(_sre.parse(pattern, flags))
+    return _reach(SRE.parse(pattern, flags))
 
 
 def _reach(parsed: Any) -> int:
     """:func:`pattern_reach` of a parsed pattern (the loader parses each pattern once)."""
     for bound in _repeat_bounds(parsed):
-        if bound >= _sre.MAXREPEAT:
+        if bound >= SRE.MAXREPEAT:
             raise ValueError("has an unbounded repeat (*, + or {n,}): bound it, e.g. {0,400}")
         if bound > MAX_REPEAT:
             raise ValueError(f"has a repeat of up to {bound}, more than {MAX_REPEAT}")
@@ -121,20 +119,20 @@ def _first(parsed: Any) -> Tuple[Optional[Set[str]], bool]:
     for op, av in parsed:
         if op in ZERO_WIDTH:
             continue
-        if op is _sre.LITERAL:
+        if op is SRE.LITERAL:
             return out | {chr(av)}, False
-        if op is _sre.IN:
+        if op is SRE.IN:
             for item, arg in av:
-                if item is _sre.LITERAL:
+                if item is SRE.LITERAL:
                     out.add(chr(arg))
-                elif item is _sre.RANGE and arg[1] - arg[0] < MAX_FIRST_CHARS:
+                elif item is SRE.RANGE and arg[1] - arg[0] < MAX_FIRST_CHARS:
                     out.update(map(chr, range(arg[0], arg[1] + 1)))
                 else:  # a negated class, \w, \d ...
                     return None, False
             return out, False
-        if op is _sre.SUBPATTERN:
+        if op is SRE.SUBPATTERN:
             sub, nullable = _first(av[-1])
-        elif op is _sre.BRANCH:
+        elif op is SRE.BRANCH:
             sub, nullable = set(), False
             for alternative in av[1]:
                 chars, empty = _first(alternative)
@@ -165,7 +163,7 @@ def with_first_chars(pattern: str) -> str:
     the matching time of ``bench/bench_explain.py``. The lookahead is compiled with the same
     flags, so it folds case exactly as the literals it stands for; matches are unchanged
     (tests compare every signature with and without it on the whole corpus)."""
-    return _wrapped(pattern, _sre.parse(pattern, FLAGS))
+    return _wrapped(pattern, SRE.parse(pattern, FLAGS))
 
 
 def _wrapped(pattern: str, parsed: Any) -> str:
@@ -297,14 +295,14 @@ def _parse_signature(raw: Any, slugs: Sequence[str], phrases: Mapping[str, Tuple
         raise _fail(sid, "pattern must be a non-empty string")
     # one parse serves the reach and the first characters, and one compile the matcher
     try:
-        parsed = _sre.parse(pattern, FLAGS)
+        parsed = SRE.parse(pattern, FLAGS)
         compiled = re.compile(_wrapped(pattern, parsed), FLAGS)
     except re.error:  # an invalid pattern, or one the wrapper cannot hold (global inline flags)
         try:
             compiled = re.compile(pattern, FLAGS)
         except re.error as exc:
             raise _fail(sid, f"pattern does not compile: {exc}") from None
-        parsed = _sre.parse(pattern, FLAGS)
+        parsed = SRE.parse(pattern, FLAGS)
     try:
         reach = _reach(parsed)
     except ValueError as exc:
