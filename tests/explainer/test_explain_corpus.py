@@ -79,6 +79,11 @@ def test_corpus_has_localized_windows_messages() -> None:
 # 78.11 / 84.77 over 4,604, text 77.39. Generation 24's first 12 train cases, collected the same
 # day, scored 7 of 12 by those rules; two more rules took them to 10: 78.12 / 84.77 over 4,616,
 # text 77.40.)
+# (Generation 24's 13 held-out cases joined train at 5 of 13 by the rules (measured once at
+# c07b2fe); a twenty-ninth round, written on them after that one measurement (any package's
+# relative frames ending in its missing built module, PyPI's torch placeholder with no other
+# index named, "I have CUDA N" or a stated ROCm beside another major's library, "X==v and newer
+# fails"), gained 6 of them and 3 older ones: 78.20 / 84.86 over 4,629, text 77.49.)
 # The issue's target (90% / 98% on reports never seen) is not reached yet. The frozen test
 # split is measured and reported (bench/explain_accuracy.py), never asserted: a red test
 # would be an invitation to read its misses.
@@ -92,12 +97,12 @@ def _with_facts() -> Dict[str, Outcome]:
 def test_top1_accuracy_with_machine_facts() -> None:
     top1, top3 = accuracy(list(_with_facts().values()))
     assert top1 >= 0.781
-    assert top3 >= 0.847
+    assert top3 >= 0.848
 
 
 def test_top1_accuracy_from_text_alone() -> None:
     top1, _ = accuracy(evaluate(TRAIN, use_facts=False, words=False))
-    assert top1 >= 0.773
+    assert top1 >= 0.774
 
 
 def test_known_misses_are_train_cases() -> None:
