@@ -86,7 +86,13 @@ def test_corpus_has_localized_windows_messages() -> None:
 # fails"), gained 6 of them and 3 older ones: 78.20 / 84.86 over 4,629, text 77.49. Generation
 # 25's first 21 train cases, collected the same day, scored 16 of 21 by those rules; a thirtieth
 # round (a release's wheel "appears to be broken", conda's CPU build string for pytorch beside a
-# CUDA word) took them to 18: 78.24 / 84.86 over 4,650, text 77.53.)
+# CUDA word) took them to 18: 78.24 / 84.86 over 4,650, text 77.53. Its third wave's 20 train
+# cases and its 47 held-out cases (measured once at 9d0e516: 44.7% / 55.3% by the rules) then
+# joined train, which set the level at 77.97 / 84.63 over 4,717, text 77.25; a thirty-first
+# round written on the held-out cases after that one measurement (escaped quotes in glibc's
+# version error, a __future__ feature the Python predates, "no support for X in Python 3.N", a
+# program's own "Error 126 loading", two import orders with the outcome told after them) is in
+# that level.)
 # The issue's target (90% / 98% on reports never seen) is not reached yet. The frozen test
 # split is measured and reported (bench/explain_accuracy.py), never asserted: a red test
 # would be an invitation to read its misses.
@@ -99,13 +105,13 @@ def _with_facts() -> Dict[str, Outcome]:
 
 def test_top1_accuracy_with_machine_facts() -> None:
     top1, top3 = accuracy(list(_with_facts().values()))
-    assert top1 >= 0.781
-    assert top3 >= 0.848
+    assert top1 >= 0.779
+    assert top3 >= 0.846
 
 
 def test_top1_accuracy_from_text_alone() -> None:
     top1, _ = accuracy(evaluate(TRAIN, use_facts=False, words=False))
-    assert top1 >= 0.774
+    assert top1 >= 0.772
 
 
 def test_known_misses_are_train_cases() -> None:
