@@ -17,6 +17,9 @@ CASES = [
     ("It looks like there is no support for PyTorch on Python 3.4, pip finds nothing.", "unsupported-python"),
     # a program's own "Error 126" loading a plugin
     ("Error 126 loading external fastlib~ (the plugin works on the other machine)", "missing-shared-library"),
+    # Windows spawning DataLoader workers: the dataset does not pickle, the worker reads nothing
+    ("AttributeError: Can't pickle local object 'build_dataset.<locals>.transform'", "dataloader-worker-crash"),
+    ("EOFError: Ran out of input\nThis happens on Windows as soon as training starts.", "dataloader-worker-crash"),
     # the same two imports in both orders, the outcome told after each
     ("```\nimport fastlib\nimport torch\n```\nruns fine, but\n```\nimport torch\nimport fastlib\n```\n"
      "segfaults at once", "import-order-conflict"),
@@ -29,6 +32,9 @@ NOT_CLAIMED = [
     # Windows' own WinError 126 is another signature's
     ("OSError: [WinError 126] The specified module could not be found. Error loading "
      '"C:\\env\\lib\\site-packages\\torch\\lib\\c10.dll" or one of its dependencies.', "import-order-conflict"),
+    # pickle reading an empty checkpoint: no worker in sight
+    ("  File \"train.py\", line 40, in <module>\n    state = torch.load('ckpt/last.pt')\nEOFError: Ran out of input",
+     "dataloader-worker-crash"),
     # the same imports twice in one order: no swap
     ("```\nimport fastlib\nimport torch\n```\nand again\n```\nimport fastlib\nimport torch\n```\nsegfaults",
      "import-order-conflict"),
