@@ -92,7 +92,10 @@ def test_corpus_has_localized_windows_messages() -> None:
 # round written on the held-out cases after that one measurement (escaped quotes in glibc's
 # version error, a __future__ feature the Python predates, "no support for X in Python 3.N", a
 # program's own "Error 126 loading", two import orders with the outcome told after them) is in
-# that level.)
+# that level. Two more rules written on those held-out cases (Windows' spawned DataLoader
+# workers failing to pickle the dataset or reading an empty pipe), and generation 26's first 7
+# train cases with 2 rules on them (an app's own "you may be using the CPU version of
+# PyTorch", a release "which has a fatal flaw"), gave 78.07 / 84.72 over 4,724, text 77.35.)
 # The issue's target (90% / 98% on reports never seen) is not reached yet. The frozen test
 # split is measured and reported (bench/explain_accuracy.py), never asserted: a red test
 # would be an invitation to read its misses.
@@ -105,13 +108,13 @@ def _with_facts() -> Dict[str, Outcome]:
 
 def test_top1_accuracy_with_machine_facts() -> None:
     top1, top3 = accuracy(list(_with_facts().values()))
-    assert top1 >= 0.779
-    assert top3 >= 0.846
+    assert top1 >= 0.780
+    assert top3 >= 0.847
 
 
 def test_top1_accuracy_from_text_alone() -> None:
     top1, _ = accuracy(evaluate(TRAIN, use_facts=False, words=False))
-    assert top1 >= 0.772
+    assert top1 >= 0.773
 
 
 def test_known_misses_are_train_cases() -> None:
