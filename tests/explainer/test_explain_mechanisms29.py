@@ -43,11 +43,19 @@ NOT_CLAIMED = [
     ("pip install torch==1.6.0 -f https://download.pytorch.org/whl/torch_stable.html\n"
      "ERROR: Could not find a version that satisfies the requirement torch==1.6.0 (from versions: 0.1.2, "
      "0.1.2.post1, 0.1.2.post2)", "wrong-index-variant"),
+    # two stated ROCm releases and no HIP library named: no mismatch shown
+    ("Ubuntu 22.04, ROCm 5.7 worked; after upgrading to ROCm 6.0.2 my build is fine as well.\n"
+     "RuntimeError: HIP error: invalid device function", "cuda-toolkit-mismatch"),
+    # a script folder's relative frame, a module missing from an installed package
+    ('  File "scripts/convert.py", line 4, in <module>\n    import yaml\n'
+     "ModuleNotFoundError: No module named '_yaml'", "shadowed-module"),
     # the ROCm stated is the library's own
     ("ROCm version: 6.0.2\nImportError: libamdhip64.so.6: cannot open shared object file: No such file or "
      "directory", "cuda-toolkit-mismatch"),
-    # a question whether a newer release helps
-    ("Should I try mylib==0.9.3 and newer? The old one is fine.", "known-bad-release"),
+    # a question whether a newer release helps, a failure word in it
+    ("Should I try mylib==0.9.3 and newer, or does it fail there too?", "known-bad-release"),
+    # a newer release named as the fix
+    ("Pinning mylib==0.9.3 or later fixes the undefined symbol error for me.", "known-bad-release"),
 ]
 
 # words of success: no answer

@@ -20,6 +20,10 @@ CASES = [
 NOT_CLAIMED = [
     # a question about a release, not a statement
     ("Is the fastlib 1.2.3 wheel for Linux appears to be broken for others too?", "known-bad-release"),
+    # a CPU build listed beside code that merely names CUDA, failing on something else
+    ('device = "cuda" if torch.cuda.is_available() else "cpu"\n'
+     "ModuleNotFoundError: No module named 'cv2'\n"
+     "pytorch                   2.1.0           cpu_mkl_py310h3ea73d3_100    conda-forge", "cpu-only-build"),
     # conda's CUDA build of pytorch
     ("AssertionError: CUDA is required\n"
      "pytorch                   2.0.1           py3.10_cuda11.8_cudnn8.7.0_0    pytorch", "cpu-only-build"),

@@ -17,6 +17,7 @@ CASES = [
     ("It looks like there is no support for PyTorch on Python 3.4, pip finds nothing.", "unsupported-python"),
     # a program's own "Error 126" loading a plugin
     ("Error 126 loading external fastlib~ (the plugin works on the other machine)", "missing-shared-library"),
+    ("LoadLibrary failed with error 126: The specified module could not be found.", "missing-shared-library"),
     # Windows spawning DataLoader workers: the dataset does not pickle, the worker reads nothing
     ("AttributeError: Can't pickle local object 'build_dataset.<locals>.transform'", "dataloader-worker-crash"),
     ("EOFError: Ran out of input\nThis happens on Windows as soon as training starts.", "dataloader-worker-crash"),
@@ -29,9 +30,13 @@ CASES = [
 NOT_CLAIMED = [
     # a question, not a statement
     ("Is there no support for PyTorch on Python 3.12 yet?", "unsupported-python"),
-    # Windows' own WinError 126 is another signature's
-    ("OSError: [WinError 126] The specified module could not be found. Error loading "
-     '"C:\\env\\lib\\site-packages\\torch\\lib\\c10.dll" or one of its dependencies.', "import-order-conflict"),
+    # a warning in a successful install: a feature skipped, nothing failed
+    ("Successfully installed fastlib-1.4.0\nWARNING: uvloop has no support for Python 3.12 on Windows; "
+     "falling back to asyncio.", "unsupported-python"),
+    # a checkpoint cut short on Windows: torch.load's pickle reads nothing
+    ("Windows 11, Python 3.10\n  File \"C:\\env\\lib\\site-packages\\torch\\serialization.py\", line 1028, "
+     "in load\n    return _legacy_load(opened_file, map_location, pickle_module, **pickle_load_args)\n"
+     "EOFError: Ran out of input", "dataloader-worker-crash"),
     # pickle reading an empty checkpoint: no worker in sight
     ("  File \"train.py\", line 40, in <module>\n    state = torch.load('ckpt/last.pt')\nEOFError: Ran out of input",
      "dataloader-worker-crash"),
@@ -44,3 +49,16 @@ NOT_CLAIMED = [
 HEALTHY = [
     "import fastlib\nimport torch\nand\nimport torch\nimport fastlib\nboth work fine",
 ]
+
+
+def test_windows_own_error_126_is_not_a_programs_words() -> None:
+    """WinError 126 is Python's (other signatures read it); error-126-loading reads a program's own
+    "Error 126 loading ..." and LoadLibrary's "failed with error 126"."""
+    from dldoctor.explainer.match import find_hits
+    from dldoctor.explainer.signatures import load_signatures
+
+    sigs = load_signatures()
+    winerror = ("OSError: [WinError 126] The specified module could not be found. Error loading "
+                '"C:\\env\\lib\\site-packages\\torch\\lib\\c10.dll" or one of its dependencies.')
+    assert "error-126-loading" not in find_hits(winerror, sigs)
+    assert "error-126-loading" in find_hits("LoadLibraryExW failed with error 126", sigs)

@@ -21,9 +21,13 @@ NOT_CLAIMED = [
     ("RuntimeError: Ninja is required to load C++ extensions", "cpu-only-build"),
     # a question
     ("Does fastlib 2.3.0 have a known bug? The GPU call fails.", "known-bad-release"),
+    # an app's help text, conditional: not its diagnosis
+    ("Note: if you are using the CPU version of PyTorch, pass --device cpu.\nRuntimeError: CUDA out of memory.",
+     "cpu-only-build"),
 ]
 
 # words of success: no answer
 HEALTHY = [
     "Upgraded to fastlib 2.3.1, which has a fix for the bug; everything works now.",
+    "Upgraded to fastlib 2.3.1, which has a bug fix for this; everything works now.",
 ]
