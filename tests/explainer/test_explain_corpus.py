@@ -96,6 +96,9 @@ def test_corpus_has_localized_windows_messages() -> None:
 # workers failing to pickle the dataset or reading an empty pipe), and generation 26's first 7
 # train cases with 2 rules on them (an app's own "you may be using the CPU version of
 # PyTorch", a release "which has a fatal flaw"), gave 78.07 / 84.72 over 4,724, text 77.35.)
+# (Generation 26's 43 held-out cases (measured once at d037ddb: 53.5% / 74.4% by the rules) and
+# its 42 later train cases (18 of 42 at top-1 by the rules of the twenty-seventh session's start)
+# joined train, which set the level at 77.54 / 84.32 over 4,809, text 76.82.)
 # The issue's target (90% / 98% on reports never seen) is not reached yet. The frozen test
 # split is measured and reported (bench/explain_accuracy.py), never asserted: a red test
 # would be an invitation to read its misses.
@@ -108,13 +111,13 @@ def _with_facts() -> Dict[str, Outcome]:
 
 def test_top1_accuracy_with_machine_facts() -> None:
     top1, top3 = accuracy(list(_with_facts().values()))
-    assert top1 >= 0.780
-    assert top3 >= 0.847
+    assert top1 >= 0.775
+    assert top3 >= 0.843
 
 
 def test_top1_accuracy_from_text_alone() -> None:
     top1, _ = accuracy(evaluate(TRAIN, use_facts=False, words=False))
-    assert top1 >= 0.773
+    assert top1 >= 0.768
 
 
 def test_known_misses_are_train_cases() -> None:
