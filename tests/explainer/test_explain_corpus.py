@@ -98,7 +98,14 @@ def test_corpus_has_localized_windows_messages() -> None:
 # PyTorch", a release "which has a fatal flaw"), gave 78.07 / 84.72 over 4,724, text 77.35.)
 # (Generation 26's 43 held-out cases (measured once at d037ddb: 53.5% / 74.4% by the rules) and
 # its 42 later train cases (18 of 42 at top-1 by the rules of the twenty-seventh session's start)
-# joined train, which set the level at 77.54 / 84.32 over 4,809, text 76.82.)
+# joined train, which set the level at 77.54 / 84.32 over 4,809, text 76.82. A thirty-third round
+# written on the held-out cases after that one measurement (a VM's CPU type hiding AVX, "missing
+# AVX", a Jetson's illegal instruction in Chinese, an RTX 50 card where the older one worked, an
+# installed package's subpackage from an unknown location, Windows' missing ordinal, PyPI's 0.0.0
+# placeholder, one Python working and another failing, "I don't want CUDA", "import torch first
+# and everything works", aliased imports in both orders, another package's _C never built, nvcc's
+# release beside another major's library, macOS 10.x as an Intel Mac) gained 11 of them and 2 of
+# the later train cases, none lost: 77.81 / 84.55, text 77.11.)
 # The issue's target (90% / 98% on reports never seen) is not reached yet. The frozen test
 # split is measured and reported (bench/explain_accuracy.py), never asserted: a red test
 # would be an invitation to read its misses.
@@ -111,13 +118,13 @@ def _with_facts() -> Dict[str, Outcome]:
 
 def test_top1_accuracy_with_machine_facts() -> None:
     top1, top3 = accuracy(list(_with_facts().values()))
-    assert top1 >= 0.775
-    assert top3 >= 0.843
+    assert top1 >= 0.778
+    assert top3 >= 0.845
 
 
 def test_top1_accuracy_from_text_alone() -> None:
     top1, _ = accuracy(evaluate(TRAIN, use_facts=False, words=False))
-    assert top1 >= 0.768
+    assert top1 >= 0.771
 
 
 def test_known_misses_are_train_cases() -> None:

@@ -203,6 +203,16 @@ def test_a_dropped_platform_is_a_lead_and_32_bit_windows_is_its_own_cause() -> N
     assert _table_hits(win32, facts_from_mapping({"os": "windows"})) == ["python-32bit"]
 
 
+def test_a_macos_before_11_is_an_intel_mac() -> None:
+    # tensorflow/tensorflow#22041: tensorflow 1.10.1 on "OSX 10.13.6" with Python 3.7; its Mac
+    # wheels end at 3.6. Apple Silicon came with macOS 11, so only the x86_64 row decides; read as
+    # "either Mac", the arm64 row (no wheel of that age) leaves the table unable to say
+    text = ("venv/lib/python3.7/site-packages\nCollecting tensorflow==1.10.1\n"
+            "No matching distribution found for tensorflow==1.10.1\nOS Platform and Distribution: OSX 10.13.6")
+    assert _table_hits(text, facts_from_mapping({"os": "macos"})) == ["unsupported-python"]
+    assert _table_hits(text.replace("OSX 10.13.6", "macOS"), facts_from_mapping({"os": "macos"})) == []
+
+
 def test_a_64_bit_windows_banner_is_no_32_bit_python() -> None:
     banner = "Python 3.11.5 (tags/v3.11.5:cce6ba9, Aug 24 2023) [MSC v.1936 64 bit (AMD64)] on win32\n"
     text = banner + "ERROR: No matching distribution found for torch==2.1.0"

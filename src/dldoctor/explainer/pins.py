@@ -85,7 +85,10 @@ _WEAK_PY = re.compile(r"\b[Pp](?:ython|YTHON)[ \t]{0,2}(?P<w>" + _V + r")(?!\d)"
 _PY_HINTS = ("ython", "YTHON")
 
 _MAC_ARM = re.compile(r"\barm64\b|[Aa]pple[ \t]?[Ss]ilicon|\bM[1-4](?:[ \t]?(?:Pro|Max|Ultra))?\b")
-_MAC_X86 = re.compile(r"\bx86_64\b|\b[Ii]ntel\b")
+#: an Intel Mac: its architecture, or a macOS before 11 (Big Sur, the first for Apple Silicon),
+#: by number ("OSX 10.13.6") or name (tensorflow/tensorflow#22041: "OSX 10.13.6", Python 3.7)
+_MAC_X86 = re.compile(r"\bx86_64\b|\b[Ii]ntel\b|\b(?:OS ?X|[Mm]ac ?OS(?: X)?)[ \t]{0,2}10\.\d{1,2}\b"
+                      r"|\b(?:El Capitan|High Sierra|Mojave|Catalina|Yosemite)\b")
 _LINUX_ARM = re.compile(r"\baarch64\b|\barm64\b|[Jj]etson|[Rr]aspberry")
 #: a 32-bit Windows Python in the text's words: its folder (Python37-32), its banner ("32 bit (Intel)"),
 #: the user's "32-bit Python". Not "win32": every Windows banner ends "on win32", 64-bit ones too
