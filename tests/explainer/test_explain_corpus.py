@@ -104,8 +104,10 @@ def test_corpus_has_localized_windows_messages() -> None:
 # installed package's subpackage from an unknown location, Windows' missing ordinal, PyPI's 0.0.0
 # placeholder, one Python working and another failing, "I don't want CUDA", "import torch first
 # and everything works", aliased imports in both orders, another package's _C never built, nvcc's
-# release beside another major's library, macOS 10.x as an Intel Mac) gained 11 of them and 2 of
-# the later train cases, none lost: 77.81 / 84.55, text 77.11.)
+# release beside another major's library, macOS 10.x as an Intel Mac) gained 10 of them and 2 of
+# the later train cases, none lost: 77.79 / 84.53, text 77.08, after a fresh-eyes review narrowed
+# its first draft (no fault-handler dump, no device-side illegal instruction, the old card must
+# be the one that worked, two different Pythons, a CUDA error beside "I don't want CUDA").)
 # The issue's target (90% / 98% on reports never seen) is not reached yet. The frozen test
 # split is measured and reported (bench/explain_accuracy.py), never asserted: a red test
 # would be an invitation to read its misses.
@@ -118,13 +120,13 @@ def _with_facts() -> Dict[str, Outcome]:
 
 def test_top1_accuracy_with_machine_facts() -> None:
     top1, top3 = accuracy(list(_with_facts().values()))
-    assert top1 >= 0.778
+    assert top1 >= 0.777
     assert top3 >= 0.845
 
 
 def test_top1_accuracy_from_text_alone() -> None:
     top1, _ = accuracy(evaluate(TRAIN, use_facts=False, words=False))
-    assert top1 >= 0.771
+    assert top1 >= 0.770
 
 
 def test_known_misses_are_train_cases() -> None:

@@ -44,6 +44,15 @@ CASES = [
     # another package's extension was never built: its traceback, then NameError
     ("  File \"/opt/env/lib/python3.10/site-packages/fastdet/models/attn.py\", line 40, in forward\n"
      "    out = _C.attn_forward(q, k, v)\nNameError: name '_C' is not defined", "extension-build-env"),
+    # the same mechanisms in other words: a system dist-packages, "status 132", "used to work on", the
+    # failing Python named first, an ordinal's DLL path with spaces
+    ("  File \"/usr/lib/python3/dist-packages/fastlib/__init__.py\", line 10, in <module>\n"
+     "ImportError: cannot import name 'kernel' from 'fastlib.ops' (unknown location)", "corrupt-install"),
+    ("Proxmox VM: the ml container exited with status 132", "cpu-instructions-unsupported"),
+    ("After installing my RTX 5090 the app fails. It used to work on my RTX 3090.", "gpu-arch-unsupported"),
+    ("With python 3.13 the install fails, but with python 3.12 it works.", "unsupported-python"),
+    ("The ordinal 191 could not be located in the dynamic link library C:\\Program Files\\App\\libiomp5md.dll",
+     "path-pollution"),
     # nvcc's release and the library an extension wants are of different majors
     ("The extension asks for libcudart.so.11.0 but nvcc says: Cuda compilation tools, release 10.2, V10.2.89",
      "cuda-toolkit-mismatch"),
@@ -79,8 +88,39 @@ NOT_CLAIMED = [
      "extension-build-env"),
 ]
 
+# (found by a fresh-eyes review of this round's first draft)
+NOT_CLAIMED += [
+    # torch's own _C raises, under another package's frame: torch is the one broken
+    ("  File \"/venv/lib/python3.10/site-packages/app/__init__.py\", line 3, in <module>\n    import torch\n"
+     "  File \"/venv/lib/python3.10/site-packages/torch/__init__.py\", line 465, in <module>\n"
+     "NameError: name '_C' is not defined", "extension-build-env"),
+    # a segfault's thread dump in a VM, and CUDA's device-side illegal instruction: no CPU's
+    ("I run Ubuntu in VirtualBox 7.\nFatal Python error: Segmentation fault\n\nCurrent thread 0x00007f3a1b2c3740 "
+     "(most recent call first):", "cpu-instructions-unsupported"),
+    ("Proxmox VM, an A100 passed through.\nRuntimeError: CUDA error: an illegal instruction was encountered",
+     "cpu-instructions-unsupported"),
+    # the new card works, the old one fails
+    ("My RTX 5090 works; the RTX 3070 in the other box crashes with CUDA error: out of memory", "gpu-arch-unsupported"),
+    # two patch releases of one Python, and a runtime error
+    ("It worked using python 3.10.12, but with python 3.10.14 it fails.", "unsupported-python"),
+    ("It works with python 3.10, with python 3.11 I get an error: CUDA out of memory.", "unsupported-python"),
+    # a CUDA release preferred, and a toolkit the wheel bundles
+    ("I don't want CUDA 12, I need CUDA 11.8 because of my driver.", "code-requires-cuda"),
+    # "it" is no package; "not about missing AVX" rules it out
+    ("ModuleNotFoundError: No module named 'torch'\nWhen I import it first in a fresh venv after pip install torch, "
+     "it works.", "import-order-conflict"),
+    ("It's not about missing AVX - my CPU has AVX2.\nImportError: DLL load failed while importing "
+     "_pywrap_tensorflow_internal: The specified module could not be found.", "cpu-instructions-unsupported"),
+    # a listing of conda builds for two CUDA releases
+    ("pytorch 2.0.1 py3.10_cuda11.7_cudnn8.5.0_0 pytorch\npytorch 2.1.0 py3.10_cuda12.1_cudnn8.9.2_0 pytorch\n"
+     "Which one should I install?", "cuda-toolkit-mismatch"),
+]
+
 # words of success: no answer
 HEALTHY = [
     "Moved the VM to CPU type host on Proxmox; the worker runs fine now.",
     "Switched from the RTX 3070 to an RTX 5080 with torch 2.7 cu128: it works great.",
+    "Benchmark: RTX 5090 ran 2x faster than RTX 4090; both worked with torch 2.7.",
+    "How can I run inference on the CPU? The docs only show GPU. Everything installs fine.",
+    "When you import torch first it takes 10 seconds, then it works fine.",
 ]

@@ -23,7 +23,16 @@ from dldoctor.conditions import DataError
 from dldoctor.conditions import wheels as table
 from dldoctor.explainer import diagnose_text, facts_from_mapping, facts_from_snapshot
 from dldoctor.explainer.corpus import load_corpus
-from dldoctor.explainer.pins import MAX_PINS, SIGNATURE, findings, interpreters, pins_of, python_of, verdict
+from dldoctor.explainer.pins import (
+    MAX_PINS,
+    SIGNATURE,
+    findings,
+    interpreters,
+    pins_of,
+    platforms_of,
+    python_of,
+    verdict,
+)
 from dldoctor.explainer.weigh import Facts
 
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "explain"
@@ -211,6 +220,11 @@ def test_a_macos_before_11_is_an_intel_mac() -> None:
             "No matching distribution found for tensorflow==1.10.1\nOS Platform and Distribution: OSX 10.13.6")
     assert _table_hits(text, facts_from_mapping({"os": "macos"})) == ["unsupported-python"]
     assert _table_hits(text.replace("OSX 10.13.6", "macOS"), facts_from_mapping({"os": "macos"})) == []
+    # a minimum quoted is no machine, and Apple Silicon named wins over an old release's name
+    assert platforms_of("PyTorch is supported on macOS 10.15 (Catalina) or above.", "macos", None) == (
+        "macos-arm64", "macos-x86_64")
+    assert platforms_of("MacBook Pro M1 Pro; macOS Sierra 10.12.6 in a VM", "macos", None) == ("macos-arm64",)
+    assert platforms_of("macOS Sierra 10.12.6", "macos", None) == ("macos-x86_64",)
 
 
 def test_a_64_bit_windows_banner_is_no_32_bit_python() -> None:

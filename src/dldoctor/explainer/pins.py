@@ -85,10 +85,15 @@ _WEAK_PY = re.compile(r"\b[Pp](?:ython|YTHON)[ \t]{0,2}(?P<w>" + _V + r")(?!\d)"
 _PY_HINTS = ("ython", "YTHON")
 
 _MAC_ARM = re.compile(r"\barm64\b|[Aa]pple[ \t]?[Ss]ilicon|\bM[1-4](?:[ \t]?(?:Pro|Max|Ultra))?\b")
-#: an Intel Mac: its architecture, or a macOS before 11 (Big Sur, the first for Apple Silicon),
-#: by number ("OSX 10.13.6") or name (tensorflow/tensorflow#22041: "OSX 10.13.6", Python 3.7)
-_MAC_X86 = re.compile(r"\bx86_64\b|\b[Ii]ntel\b|\b(?:OS ?X|[Mm]ac ?OS(?: X)?)[ \t]{0,2}10\.\d{1,2}\b"
-                      r"|\b(?:El Capitan|High Sierra|Mojave|Catalina|Yosemite)\b")
+_MAC_X86 = re.compile(r"\bx86_64\b|\b[Ii]ntel\b")
+#: a macOS before 11 (Big Sur, the first for Apple Silicon), by number ("OSX 10.13.6") or name, as
+#: the report's own system: an Intel Mac unless the text names Apple Silicon too. Not a minimum
+#: ("macOS 10.15 or later"): that is a requirement quoted, no machine (tensorflow/tensorflow#22041:
+#: "OSX 10.13.6", Python 3.7)
+_MAC_OLD = re.compile(r"(?:\b(?:[Oo][Ss] ?[Xx]|[Mm]ac ?OS(?: X)?)(?:[ \t]{1,2}[A-Z][a-z]{2,12}){0,2}"
+                      r"[ \t]{0,2}10\.\d{1,2}(?:\.\d{1,2})?"
+                      r"|\b(?:El Capitan|High Sierra|Mojave|Catalina|Yosemite|Mavericks))\b"
+                      r"(?!\)?\s{0,3}(?:\([^)\n]{0,20}\)\s{0,3})?(?:or\s(?:later|above|newer|higher)|\+|and\s(?:later|above|newer)))")
 _LINUX_ARM = re.compile(r"\baarch64\b|\barm64\b|[Jj]etson|[Rr]aspberry")
 #: a 32-bit Windows Python in the text's words: its folder (Python37-32), its banner ("32 bit (Intel)"),
 #: the user's "32-bit Python". Not "win32": every Windows banner ends "on win32", 64-bit ones too
@@ -189,6 +194,7 @@ def platforms_of(text: str, os: Optional[str], bits: Optional[str]) -> Tuple[str
         return ("linux-aarch64",) if _LINUX_ARM.search(text) else ("linux-x86_64",)
     if os == "macos":
         arm, x86 = bool(_MAC_ARM.search(text)), bool(_MAC_X86.search(text))
+        x86 = x86 or (not arm and _MAC_OLD.search(text) is not None)
         if arm != x86:
             return ("macos-arm64",) if arm else ("macos-x86_64",)
         return ("macos-arm64", "macos-x86_64")
