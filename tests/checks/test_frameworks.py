@@ -87,6 +87,19 @@ def test_shipped_data_flags_torch_290_on_windows_only(torch_snap: Snapshot) -> N
     assert list(_check_known_bad(lin, known_bad_releases())) == []
 
 
+def test_an_aarch64_regression_is_flagged_on_aarch64_only(torch_snap: Snapshot) -> None:
+    # torch 2.4.0's aarch64 wheels die of SIGILL on a Raspberry Pi 4 (pytorch/pytorch#132032)
+    torch = next(d for d in torch_snap.distributions if d.name == "torch")
+    dists = tuple(dataclasses.replace(d, version="2.4.0") if d is torch else d for d in torch_snap.distributions)
+    for machine, flagged in (("aarch64", True), ("arm64", True), ("x86_64", False)):
+        snap = dataclasses.replace(torch_snap, distributions=dists,
+                                   host=dataclasses.replace(torch_snap.host, machine=machine))
+        found = [f for f in _check_known_bad(snap, known_bad_releases()) if "132032" in str(f.evidence)]
+        assert bool(found) == flagged, machine
+        if flagged:
+            assert "Illegal instruction" in found[0].message and "torch==2.3.1" in (found[0].fix or "")
+
+
 def test_paddle_25_libssl_release_is_flagged_under_either_name(torch_snap: Snapshot) -> None:
     """The release table lists Paddle 2.5.0-2.5.1 with paddlepaddle-gpu as a variant: either name is
     flagged; 2.5.2 is quiet, and the fix names 2.6.2, the oldest paddlepaddle PyPI still holds."""

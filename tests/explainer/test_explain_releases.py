@@ -166,3 +166,29 @@ def test_a_release_that_breaks_beside_another_package_counts_when_the_machine_ha
     other = diagnose_text(text, facts=facts_from_mapping({"os": "linux", "torch_version": "2.2.2"}), words=False)
     assert same.shown[0].slug == "known-bad-release"
     assert all(c.slug != "known-bad-release" for c in other.shown[:1])
+
+
+def test_an_entry_limited_to_one_architecture_counts_only_where_the_text_shows_it() -> None:
+    """torch 2.4.0 breaks ARMv8.0 boards (pytorch/pytorch#132032): beside a Raspberry Pi it is the
+    release and its mark; an x86_64 machine's illegal instruction, or a text that names no
+    architecture, is a CPU without an instruction the build uses, not that release."""
+    crash = "torch==2.4.0\n>>> import torch\nIllegal instruction (core dumped)"
+    pi = [(e["source"], w) for e, w, _ in release_matches("Raspberry Pi 4, aarch64\n" + crash, "linux")]
+    assert ("https://github.com/pytorch/pytorch/issues/132032", BOTH) in pi
+    for text in ("Ubuntu 22.04 x86_64\n" + crash, crash):
+        assert all("132032" not in e["source"] for e, _, _ in release_matches(text, "linux"))
+        assert diagnose_text(text).shown[0].slug == "cpu-instructions-unsupported"
+    assert diagnose_text("Raspberry Pi 4, aarch64\n" + crash).shown[0].slug == "known-bad-release"
+
+
+def test_machines_are_validated() -> None:
+    entry = {"dist": "x", "specifier": "==1.0", "platforms": ["linux"], "symptom": "s", "good": "0.9",
+             "source": "https://example.invalid/1"}
+    assert table._validate({**entry, "machines": ["aarch64"]})["machines"] == ["aarch64"]
+    for bad in (["sparc"], [], "aarch64"):
+        with pytest.raises(DataError, match="machines"):
+            table._validate({**entry, "machines": bad})
+    assert table.on_machine({**entry, "machines": ["aarch64"]}, "arm64")
+    assert not table.on_machine({**entry, "machines": ["aarch64"]}, "x86_64")
+    assert not table.on_machine({**entry, "machines": ["aarch64"]}, None)
+    assert table.on_machine(entry, None) and table.on_machine(entry, "AMD64")

@@ -11,7 +11,7 @@ from packaging.utils import canonicalize_name
 from dldoctor.checks import check, finding
 from dldoctor.checks._util import parsed_version, pip_of
 from dldoctor.conditions.instruction_sets import instruction_requirements
-from dldoctor.conditions.releases import dists_of, known_bad_releases
+from dldoctor.conditions.releases import dists_of, known_bad_releases, on_machine
 from dldoctor.model import Finding
 from dldoctor.snapshot.model import Snapshot
 
@@ -29,7 +29,7 @@ def _check_known_bad(snap: Snapshot, releases: Tuple[Dict[str, Any], ...]) -> It
     names = {canonicalize_name(n) for n, _, _ in installed}
     # this platform's entries, each with the names it covers (its dist and variants)
     here = [({canonicalize_name(d) for d in dists_of(rel)}, rel) for rel in releases
-            if snap.host.os in rel["platforms"]]
+            if snap.host.os in rel["platforms"] and on_machine(rel, snap.host.machine)]
     for name, version, installer in installed:
         for covered, rel in here:
             if canonicalize_name(name) not in covered:

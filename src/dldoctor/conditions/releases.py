@@ -4,14 +4,31 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Dict, Mapping, Tuple
+from typing import Any, Dict, Mapping, Optional, Tuple
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from dldoctor.conditions import PLATFORMS, DataError, load_toml
 
 _REQUIRED = ("dist", "specifier", "platforms", "symptom", "good", "source")
-_KEYS = {*_REQUIRED, "source2", "marks", "alone", "with", "variants", "load"}
+_KEYS = {*_REQUIRED, "source2", "marks", "alone", "with", "variants", "load", "machines"}
+#: CPU architectures an entry may be limited to, as ``machine_of`` names them
+MACHINES = ("x86_64", "aarch64")
+_MACHINE_NAMES = {"x86_64": "x86_64", "amd64": "x86_64", "x64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64"}
+
+
+def machine_of(raw: Optional[str]) -> Optional[str]:
+    """The architecture a machine name means ("AMD64" and "x86_64" are one, so are "arm64" and
+    "aarch64"); None for an unknown or unlisted one."""
+    return _MACHINE_NAMES.get((raw or "").lower())
+
+
+def on_machine(entry: Mapping[str, Any], machine: Optional[str]) -> bool:
+    """Whether an entry applies on ``machine``: any, when the entry lists no ``machines``; else
+    only a machine it lists (an unknown machine is none: such an entry's symptom, an illegal
+    instruction, is what every CPU lacking an instruction shows, so it is claimed only where the
+    architecture is known)."""
+    return "machines" not in entry or machine_of(machine) in entry["machines"]
 
 
 def _validate(raw: Dict[str, Any]) -> Dict[str, Any]:
@@ -41,6 +58,9 @@ def _validate(raw: Dict[str, Any]) -> Dict[str, Any]:
     alone = raw.get("alone", 0.3)
     if not isinstance(alone, (int, float)) or isinstance(alone, bool) or not 0 < alone <= 1:
         raise DataError(f"{where}: alone must be a number in (0, 1]")
+    machines = raw.get("machines", list(MACHINES))
+    if not isinstance(machines, list) or not machines or not set(machines) <= set(MACHINES):
+        raise DataError(f"{where}: machines must be a non-empty list of {MACHINES}")
     if not isinstance(raw.get("load", True), bool):
         raise DataError(f"{where}: load must be true or false")
     return dict(raw, marks=list(marks), alone=float(alone), load=raw.get("load", True))

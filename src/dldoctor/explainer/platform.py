@@ -6,7 +6,7 @@ Its own module so that both matching (release regressions are per platform) and 
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import FrozenSet, Optional
 
 #: (OS, the literals one of which every match starts with, the pattern): a regex over a long log
 #: costs milliseconds where a substring search costs microseconds, so the pattern starts at the
@@ -57,3 +57,18 @@ def text_platform(text: str) -> Optional[str]:
         if starts and pattern.search(text, min(starts)):  # no match can start before its hint
             return name
     return None
+
+
+#: the CPU architecture a text shows, in its own words (a wheel's tag, uname's answer, a board)
+_MACHINES = (
+    ("aarch64", re.compile(r"\baarch64\b|\barm64\b|[Rr]aspberry ?[Pp]i|\bJetson\b|\bGraviton\d?\b|\bCortex-A\d{2}\b"
+                           r"|\bARMv8")),
+    ("x86_64", re.compile(r"\bx86_64\b|\bx86-64\b|\b[Aa][Mm][Dd]64\b|\bx64\b")),
+)
+
+
+def text_machines(text: str) -> FrozenSet[str]:
+    """The architectures (``x86_64``, ``aarch64``) the text names; empty when it names none.
+    A regex pass over the whole text: asked only when a release-table entry limited to one
+    architecture would otherwise count."""
+    return frozenset(name for name, pattern in _MACHINES if pattern.search(text))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Set, Tuple
+from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Set, Tuple
 
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
@@ -23,6 +23,7 @@ from packaging.version import InvalidVersion, Version
 from dldoctor.conditions.releases import dists_of, known_bad_releases
 from dldoctor.explainer.anchors import CHUNK, Prepared, anchor_windows, fold
 from dldoctor.explainer.match import Hit
+from dldoctor.explainer.platform import text_machines
 
 SLUG = "known-bad-release"
 BOTH = 0.85  # the text names the release and its mark
@@ -146,10 +147,15 @@ def release_matches(
     versions = mentioned_versions(text, prep) if versions is None else versions
     marks = _marks_seen(text, entries, prep)
     failed: Optional[bool] = None  # searched only when a listed release needs it: a long log costs ms
+    machines: Optional[FrozenSet[str]] = None  # likewise, only for an entry limited to some machines
     out: List[Tuple[Mapping[str, Any], float, str]] = []
     for entry in entries:
         if platform is not None and platform not in entry["platforms"]:
             continue
+        if "machines" in entry:  # the text must show one of them (see conditions.releases.on_machine)
+            machines = text_machines(text) if machines is None else machines
+            if not machines & set(entry["machines"]):
+                continue
         # a variant's versions ("paddlepaddle-gpu==2.5.1") are read under the base name
         listed = _contains(entry["specifier"], versions.get(entry["dist"], ()))
         marked = sorted(m for m in entry["marks"] if m in marks)
@@ -195,6 +201,8 @@ def listed_release(
     are left out: the machine's release alone does not say that one is installed, and only the
     text's mark can show that regression."""
     for entry in known_bad_releases():
+        if "machines" in entry:
+            continue  # the machine's architecture is no fact explain has (conditions.releases.on_machine)
         if _has(entry, dist, version, platform) and not entry.get("with") and (load is None or entry["load"] == load):
             return entry
     return None
