@@ -152,17 +152,17 @@ def release_matches(
     for entry in entries:
         if platform is not None and platform not in entry["platforms"]:
             continue
+        # a variant's versions ("paddlepaddle-gpu==2.5.1") are read under the base name
+        listed = _contains(entry["specifier"], versions.get(entry["dist"], ()))
+        marked = sorted(m for m in entry["marks"] if m in marks)
+        if listed is False or not (listed or marked):
+            continue  # the text names another release of this distribution, or nothing of the entry
+        if entry.get("with") and not marked:
+            continue  # it breaks only beside another package: only its own mark shows that
         if "machines" in entry:  # the text must show one of them (see conditions.releases.on_machine)
             machines = text_machines(text) if machines is None else machines
             if not machines & set(entry["machines"]):
                 continue
-        # a variant's versions ("paddlepaddle-gpu==2.5.1") are read under the base name
-        listed = _contains(entry["specifier"], versions.get(entry["dist"], ()))
-        marked = sorted(m for m in entry["marks"] if m in marks)
-        if listed is False:
-            continue  # the text names another release of this distribution
-        if entry.get("with") and not marked:
-            continue  # it breaks only beside another package: only its own mark shows that
         if listed and marked:
             out.append((entry, BOTH, f"{entry['dist']} {entry['specifier']} and {marked[0]}"))
         elif listed and entry["load"]:
