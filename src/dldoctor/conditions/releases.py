@@ -58,8 +58,8 @@ def _validate(raw: Dict[str, Any]) -> Dict[str, Any]:
     alone = raw.get("alone", 0.3)
     if not isinstance(alone, (int, float)) or isinstance(alone, bool) or not 0 < alone <= 1:
         raise DataError(f"{where}: alone must be a number in (0, 1]")
-    machines = raw.get("machines", list(MACHINES))
-    if not isinstance(machines, list) or not machines or not set(machines) <= set(MACHINES):
+    machines = raw.get("machines")
+    if "machines" in raw and (not isinstance(machines, list) or not machines or not set(machines) <= set(MACHINES)):
         raise DataError(f"{where}: machines must be a non-empty list of {MACHINES}")
     if not isinstance(raw.get("load", True), bool):
         raise DataError(f"{where}: load must be true or false")

@@ -20,7 +20,7 @@ from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Set,
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from dldoctor.conditions.releases import dists_of, known_bad_releases
+from dldoctor.conditions.releases import dists_of, known_bad_releases, on_machine
 from dldoctor.explainer.anchors import CHUNK, Prepared, anchor_windows, fold
 from dldoctor.explainer.match import Hit
 from dldoctor.explainer.platform import text_machines
@@ -159,9 +159,9 @@ def release_matches(
             continue  # the text names another release of this distribution, or nothing of the entry
         if entry.get("with") and not marked:
             continue  # it breaks only beside another package: only its own mark shows that
-        if "machines" in entry:  # the text must show one of them (see conditions.releases.on_machine)
+        if not on_machine(entry, None):  # limited to some machines: the text must show one of them
             machines = text_machines(text) if machines is None else machines
-            if not machines & set(entry["machines"]):
+            if not any(on_machine(entry, m) for m in machines):
                 continue
         if listed and marked:
             out.append((entry, BOTH, f"{entry['dist']} {entry['specifier']} and {marked[0]}"))
@@ -201,8 +201,8 @@ def listed_release(
     are left out: the machine's release alone does not say that one is installed, and only the
     text's mark can show that regression."""
     for entry in known_bad_releases():
-        if "machines" in entry:
-            continue  # the machine's architecture is no fact explain has (conditions.releases.on_machine)
+        if not on_machine(entry, None):
+            continue  # limited to some machines: the architecture is no fact explain has
         if _has(entry, dist, version, platform) and not entry.get("with") and (load is None or entry["load"] == load):
             return entry
     return None
