@@ -227,6 +227,13 @@ def test_a_macos_before_11_is_an_intel_mac() -> None:
     assert platforms_of("macOS Sierra 10.12.6", "macos", None) == ("macos-x86_64",)
 
 
+def test_a_linux_arm_board_is_read_by_the_same_table_as_the_release_tables() -> None:
+    # one reading of "an ARM machine" for pins and releases (platform.text_machines)
+    for text in ("Jetson Nano", "on a raspberry pi 4", "Orange Pi 5", "Graviton3", "uname -m: aarch64"):
+        assert platforms_of(text, "linux", None) == ("linux-aarch64",), text
+    assert platforms_of("Ubuntu 22.04, x86_64", "linux", None) == ("linux-x86_64",)
+
+
 def test_a_64_bit_windows_banner_is_no_32_bit_python() -> None:
     banner = "Python 3.11.5 (tags/v3.11.5:cce6ba9, Aug 24 2023) [MSC v.1936 64 bit (AMD64)] on win32\n"
     text = banner + "ERROR: No matching distribution found for torch==2.1.0"

@@ -9,6 +9,7 @@ from dldoctor.conditions import DataError
 from dldoctor.conditions import releases as table
 from dldoctor.explainer import diagnose_text, facts_from_mapping
 from dldoctor.explainer.match import WORDS
+from dldoctor.explainer.platform import text_machines
 from dldoctor.explainer.releases import BOTH, MARK, mentioned_versions, release_matches
 
 SHM_126 = ('OSError: [WinError 126] The specified module could not be found. Error loading '
@@ -179,6 +180,21 @@ def test_an_entry_limited_to_one_architecture_counts_only_where_the_text_shows_i
         assert all("132032" not in e["source"] for e, _, _ in release_matches(text, "linux"))
         assert diagnose_text(text).shown[0].slug == "cpu-instructions-unsupported"
     assert diagnose_text("Raspberry Pi 4, aarch64\n" + crash).shown[0].slug == "known-bad-release"
+
+
+def test_an_arm_board_named_by_product_and_a_release_given_as_major_minor() -> None:
+    """huggingface/lerobot#3474: "Illegal instruction ... on Arduino Uno Q", "it is imported
+    pytorch==2.10": the board is 64-bit ARM (a Qualcomm QRB2210), and "==2.10" is 2.10.0 to pip
+    (PEP 440 pads with zeros), the release whose aarch64 wheels need a newer ARM core."""
+    text = "Getting Illegal instruction when running lerobot-calibrate\non Arduino Uno Q.\nit is imported pytorch==2.10"
+    assert "aarch64" in text_machines(text)
+    assert diagnose_text(text).shown[0].slug == "known-bad-release"
+    # the same crash on a PC, or with the next minor release, is a CPU without an instruction
+    assert diagnose_text(text.replace("Arduino Uno Q", "my desktop")).shown[0].slug == "cpu-instructions-unsupported"
+    assert diagnose_text(text.replace("==2.10", "==2.11")).shown[0].slug == "cpu-instructions-unsupported"
+    for board in ("Orange Pi 5", "ODROID-N2", "Radxa ROCK 5B", "Khadas VIM3", "an Ampere Altra server"):
+        assert "aarch64" in text_machines(f"torch on {board}"), board
+    assert text_machines("Ubuntu on my gaming PC") == frozenset()
 
 
 def test_machines_are_validated() -> None:

@@ -38,6 +38,7 @@ from packaging.version import InvalidVersion, Version
 
 from dldoctor.conditions.wheels import sdist_releases, wheel_table
 from dldoctor.explainer.match import Candidate, Hit, merge
+from dldoctor.explainer.platform import text_machines
 from dldoctor.explainer.report import infer_platform
 from dldoctor.explainer.weigh import Facts
 
@@ -94,7 +95,6 @@ _MAC_OLD = re.compile(r"(?:\b(?:[Oo][Ss] ?[Xx]|[Mm]ac ?OS(?: X)?)(?:[ \t]{1,2}[A
                       r"[ \t]{0,2}10\.\d{1,2}(?:\.\d{1,2})?"
                       r"|\b(?:El Capitan|High Sierra|Mojave|Catalina|Yosemite|Mavericks))\b"
                       r"(?!\)?\s{0,3}(?:\([^)\n]{0,20}\)\s{0,3})?(?:or\s(?:later|above|newer|higher)|\+|and\s(?:later|above|newer)))")
-_LINUX_ARM = re.compile(r"\baarch64\b|\barm64\b|[Jj]etson|[Rr]aspberry")
 #: a 32-bit Windows Python in the text's words: its folder (Python37-32), its banner ("32 bit (Intel)"),
 #: the user's "32-bit Python". Not "win32": every Windows banner ends "on win32", 64-bit ones too
 _WIN_32 = re.compile(r"Python3\d{1,2}-32\b|\b32 bit \(Intel\)|32[ -]?bit[ \t]{1,3}[Pp]ython"
@@ -191,7 +191,7 @@ def platforms_of(text: str, os: Optional[str], bits: Optional[str]) -> Tuple[str
         said_32 = bits != "64" and _WIN_32.search(text) is not None and not _WIN_64.search(text)
         return ("windows-x86",) if bits == "32" or said_32 else ("windows-x86_64",)
     if os == "linux":
-        return ("linux-aarch64",) if _LINUX_ARM.search(text) else ("linux-x86_64",)
+        return ("linux-aarch64",) if "aarch64" in text_machines(text) else ("linux-x86_64",)
     if os == "macos":
         arm, x86 = bool(_MAC_ARM.search(text)), bool(_MAC_X86.search(text))
         x86 = x86 or (not arm and _MAC_OLD.search(text) is not None)

@@ -59,10 +59,16 @@ def text_platform(text: str) -> Optional[str]:
     return None
 
 
-#: the CPU architecture a text shows, in its own words (a wheel's tag, uname's answer, a board)
+#: the CPU architecture a text shows, in its own words (a wheel's tag, uname's answer, a core, a
+#: board or server sold only with 64-bit ARM cores: Raspberry Pi, Jetson, Orange Pi, Rock Pi,
+#: Radxa, Odroid, Khadas, AWS Graviton, Ampere Altra, the Arduino Uno Q, whose Linux side is a
+#: Qualcomm QRB2210 of Cortex-A53 cores (huggingface/lerobot#3474)). One table for every reader:
+#: which wheel platform a failed pin asked for (:mod:`dldoctor.explainer.pins`) and whether an
+#: architecture-limited release entry applies (:mod:`dldoctor.explainer.releases`)
 _MACHINES = (
-    ("aarch64", re.compile(r"\baarch64\b|\barm64\b|[Rr]aspberry ?[Pp]i|\bJetson\b|\bGraviton\d?\b|\bCortex-A\d{2}\b"
-                           r"|\bARMv8")),
+    ("aarch64", re.compile(r"\baarch64\b|\barm64\b|[Rr]aspberry|[Rr]aspbian|[Jj]etson|\bGraviton\d?\b"
+                           r"|\bCortex-A\d{2}\b|\bARMv8|\bOrange ?Pi\b|\bRock ?Pi\b|\bRadxa\b|\bO[Dd][Rr][Oo][Ii][Dd]"
+                           r"|\bKhadas\b|\bAmpere Altra\b|\bArduino Uno Q\b|\bUNO Q\b")),
     ("x86_64", re.compile(r"\bx86_64\b|\bx86-64\b|\b[Aa][Mm][Dd]64\b|\bx64\b")),
 )
 

@@ -117,7 +117,7 @@ def _contains(spec: str, versions: Iterable[str]) -> Optional[bool]:
         listed = list(versions)  # no local part: the reader stops at "+cu121"
         if not listed:
             return None
-        return any(v.startswith(base + ".") or v == base if wild else v == base or v == base + ".0"
+        return any(v.startswith(base + ".") or v == base if wild else v == base or v == base + ".0" or v + ".0" == base
                    for v in listed)
     for raw in versions:
         version = _version(raw)
