@@ -92,7 +92,7 @@ CASES = [
     ("nvcc fatal   : Value 'sm_89' is not defined for option 'gpu-architecture'", "gpu-arch-unsupported"),
     # jax and jaxlib, mmcv and mmdet, the Hugging Face stack
     ("RuntimeError: jaxlib version 0.4.30 is newer than and incompatible with jax version 0.4.23. Please update "
-     "your jax and/or jaxlib packages.", "requirement-conflict"),
+     "your jax and/or jaxlib packages.", "companion-mismatch"),
     ("AssertionError: MMCV==2.2.0 is used but incompatible. Please install mmcv>=2.0.0rc4, <2.2.0.",
      "companion-mismatch"),
     ("ImportError: cannot import name 'EncoderDecoderCache' from 'transformers'", "requirement-conflict"),

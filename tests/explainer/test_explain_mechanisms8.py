@@ -43,10 +43,10 @@ CASES = [
         "The tool worked until I installed miniconda. Since then: ModuleNotFoundError: No module named 'psutil'",
         "interpreter-mismatch",
     ),
-    # jax's own check of the jaxlib beside it
+    # jax's own check of the jaxlib beside it: one pair released in step
     (
         "RuntimeError: jaxlib is version 0.4.1, but this version of jax requires version >= 0.4.7.",
-        "requirement-conflict",
+        "companion-mismatch",
     ),
     # NVIDIA's container entrypoint on a host driver too old for the image
     (

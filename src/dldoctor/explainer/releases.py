@@ -90,9 +90,22 @@ def mentioned_versions(text: str, prep: Optional[Prepared] = None) -> Dict[str, 
                 if not (before.isalnum() or before in "._") and (after in "-=:" or after.isspace()):
                     m = _AFTER.match(text, pos + len(name), min(n, pos + NAME_REACH))
                     if m:
-                        out.setdefault(dist, set()).add(m.group("version") or m.group("to"))
+                        out.setdefault(dist, set()).add(_as_pip_reads(m))
                 at = low.find(name, at + len(name), c1 - c0)
     return out
+
+
+def _as_pip_reads(m: re.Match[str]) -> str:
+    """The version a match names. A requirement's "==2.10" is 2.10.0 to pip (PEP 440 pads with
+    zeros: huggingface/lerobot#3474, "pytorch==2.10", was 2.10.0); "PyTorch 2.3" in prose is a
+    series, and stays "2.3", which no entry for one patch release claims."""
+    version = m.group("version")
+    if version is None:
+        return m.group("to")
+    required = "==" in m.string[m.start() : m.start("version")]
+    if required and version.count(".") == 1 and version.replace(".", "").isdigit():
+        return version + ".0"
+    return version
 
 
 @lru_cache(maxsize=256)
@@ -117,7 +130,7 @@ def _contains(spec: str, versions: Iterable[str]) -> Optional[bool]:
         listed = list(versions)  # no local part: the reader stops at "+cu121"
         if not listed:
             return None
-        return any(v.startswith(base + ".") or v == base if wild else v == base or v == base + ".0" or v + ".0" == base
+        return any(v.startswith(base + ".") or v == base if wild else v == base or v == base + ".0"
                    for v in listed)
     for raw in versions:
         version = _version(raw)
