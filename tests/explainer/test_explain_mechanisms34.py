@@ -21,11 +21,16 @@ CASES = [
     ("OCR does not start. Windows 10, video card GeForce GT 730, CUDA 12.2 installed.", "gpu-arch-unsupported"),
     ("Training never uses the gpu (gtx 680), what am I missing?", "gpu-arch-unsupported"),
     ("nvidia-smi shows a Tesla K80 but the model does not use it", "gpu-arch-unsupported"),
+    ("Tesla K20Xm, torch.cuda.is_available() returns False", "gpu-arch-unsupported"),
+    ("Laptop with a GeForce GT 750M: torch says the GPU is not supported", "gpu-arch-unsupported"),
     # a binding links the framework's C library, which is not installed
     ("$ go build ./...\nld: library not found for -ltensorflow\nclang: error: linker command failed with exit "
      "code 1 (use -v to see invocation)", "missing-shared-library"),
     ("/usr/bin/ld: cannot find -lonnxruntime: No such file or directory\ncollect2: error: ld returned 1 exit status",
      "missing-shared-library"),
+    ("ld: library 'tensorflow' not found\nclang: error: linker command failed with exit code 1",
+     "missing-shared-library"),
+    ("ld.lld: error: unable to find library -ltensorflow", "missing-shared-library"),
     # Python 3.9's typing evaluated by an older Python
     ("  File \"/usr/local/lib/python3.7/dist-packages/fedlib/core/types.py\", line 30, in <module>\n"
      "TypeError: Callable[[arg, ...], result]: each arg must be a type. Got Ellipsis.", "unsupported-python"),
@@ -69,8 +74,31 @@ NOT_CLAIMED = [
      "/opt/venv/lib/python3.11/site-packages/torch/lib/libc10.dylib", "extension-abi-mismatch"),
 ]
 
+NOT_CLAIMED += [
+    # a bare M1-M5 is not a Mac: an SSD's form factor, an AWS instance type
+    ("Ubuntu 22.04, Samsung 980 M2 SSD, Xeon E5-2670\n$ python -c 'import tensorflow'\n"
+     "Illegal instruction (core dumped)", "wrong-architecture"),
+    ("AWS M5 instance (Intel Xeon Platinum 8175M), Amazon Linux 2\nIllegal instruction (core dumped)",
+     "wrong-architecture"),
+    # an old card in a spec line beside another error, or named in thanks
+    ("ERROR: No matching distribution found for tensorflow==2.3\nSystem: Win10, i5, GTX 760, Python 3.9",
+     "gpu-arch-unsupported"),
+    ("GPU: NVIDIA GeForce GTX 770\nRuntimeError: CUDA error: out of memory", "gpu-arch-unsupported"),
+    ("Solved: it wasn't the GTX 680, it was a missing VC++ redistributable.", "gpu-arch-unsupported"),
+    ("Minimum requirements: GTX 660 or better. Error: ModuleNotFoundError: No module named 'cv2'",
+     "gpu-arch-unsupported"),
+    # libtorch is in torch's wheel: a build that cannot link it lacks a setting, not the library
+    ("$ cmake --build build\n/usr/bin/ld: cannot find -ltorch: No such file or directory", "missing-shared-library"),
+    # cuSPARSE's own routine names are not jax 0.2.15's call
+    ("cupy/cuda/cusparse.cpp: error: identifier \"cusparseSgtsv2_nopivot\" is undefined\nerror: command 'gcc' failed",
+     "known-bad-release"),
+    # a triton.py of the user's own shadows the package
+    ("ImportError: cannot import name 'triton' from 'triton' (/home/u/project/triton.py)", "companion-mismatch"),
+]
+
 HEALTHY = [
     "Thanks, it works on my GT 730 now with the older release.",
+    "Works fine on my GTX 780, not an issue anymore after upgrading",
 ]
 
 

@@ -194,9 +194,16 @@ def test_an_arm_board_named_by_product_and_a_release_given_as_major_minor() -> N
     assert diagnose_text(text.replace("==2.10", "==2.11")).shown[0].slug == "cpu-instructions-unsupported"
     # prose's "torch 2.10" is a series: no entry for one patch release claims it
     assert mentioned_versions("works once pytorch 2.10 comes out") == {"torch": {"2.10"}}
-    for board in ("Orange Pi 5", "ODROID-N2", "Radxa ROCK 5B", "Khadas VIM3", "an Ampere Altra server"):
+    for board in ("an Ampere Altra server", "AWS Graviton3", "a Raspberry Pi 5", "the Arduino UNO Q"):
         assert "aarch64" in text_machines(f"torch on {board}"), board
+    # families that also sell x86 or 32-bit ARM boards under one name are no architecture
+    for board in ("ODROID-H3 (Intel Celeron N5105)", "Radxa X4", "Khadas Mind", "Orange Pi Zero", "Raspbian"):
+        assert "aarch64" not in text_machines(f"torch on {board}"), board
+    crash = "ODROID-H3 (Intel Celeron N5105)\n$ pip install torch==2.10.0\n>>> import torch\nIllegal instruction"
+    assert diagnose_text(crash).shown[0].slug == "cpu-instructions-unsupported"
     assert text_machines("Ubuntu on my gaming PC") == frozenset()
+    # a series and a string comparison are not padded: "==2.10.*" is the newest 2.10.x
+    assert mentioned_versions("torch==2.10.*") == mentioned_versions("torch===2.10") == {"torch": {"2.10"}}
 
 
 def test_machines_are_validated() -> None:

@@ -60,15 +60,16 @@ def text_platform(text: str) -> Optional[str]:
 
 
 #: the CPU architecture a text shows, in its own words (a wheel's tag, uname's answer, a core, a
-#: board or server sold only with 64-bit ARM cores: Raspberry Pi, Jetson, Orange Pi, Rock Pi,
-#: Radxa, Odroid, Khadas, AWS Graviton, Ampere Altra, the Arduino Uno Q, whose Linux side is a
-#: Qualcomm QRB2210 of Cortex-A53 cores (huggingface/lerobot#3474)). One table for every reader:
-#: which wheel platform a failed pin asked for (:mod:`dldoctor.explainer.pins`) and whether an
-#: architecture-limited release entry applies (:mod:`dldoctor.explainer.releases`)
+#: board or server sold only with 64-bit ARM cores: Raspberry Pi, Jetson, AWS Graviton, Ampere
+#: Altra, the Arduino Uno Q, whose Linux side is a Qualcomm QRB2210 of Cortex-A53 cores
+#: (huggingface/lerobot#3474)). Not a board family that also sells x86 or 32-bit ARM boards
+#: under one name (ODROID-H3, Radxa X4, Rock Pi X, Khadas Mind, Orange Pi Zero), nor Raspbian
+#: (32-bit by name). One table for every reader: which wheel platform a failed pin asked for
+#: (:mod:`dldoctor.explainer.pins`) and whether an architecture-limited release entry applies
+#: (:mod:`dldoctor.explainer.releases`)
 _MACHINES = (
-    ("aarch64", re.compile(r"\baarch64\b|\barm64\b|[Rr]aspberry|[Rr]aspbian|[Jj]etson|\bGraviton\d?\b"
-                           r"|\bCortex-A\d{2}\b|\bARMv8|\bOrange ?Pi\b|\bRock ?Pi\b|\bRadxa\b|\bO[Dd][Rr][Oo][Ii][Dd]"
-                           r"|\bKhadas\b|\bAmpere Altra\b|\bArduino Uno Q\b|\bUNO Q\b")),
+    ("aarch64", re.compile(r"\baarch64\b|\barm64\b|[Rr]aspberry|[Jj]etson|\bGraviton\d?\b|\bCortex-A\d{2}\b"
+                           r"|\bARMv8|\bAmpere Altra\b|\bArduino Uno Q\b|\bUNO Q\b")),
     ("x86_64", re.compile(r"\bx86_64\b|\bx86-64\b|\b[Aa][Mm][Dd]64\b|\bx64\b")),
 )
 

@@ -102,8 +102,10 @@ def _as_pip_reads(m: re.Match[str]) -> str:
     version = m.group("version")
     if version is None:
         return m.group("to")
-    required = "==" in m.string[m.start() : m.start("version")]
-    if required and version.count(".") == 1 and version.replace(".", "").isdigit():
+    operator = m.string[m.start() : m.start("version")]
+    series = m.string.startswith(".*", m.end("version"))  # "==2.10.*": pip picks the newest 2.10.x
+    required = "==" in operator and "===" not in operator  # "===" compares strings: no padding
+    if required and not series and version.count(".") == 1 and version.replace(".", "").isdigit():
         return version + ".0"
     return version
 
