@@ -102,10 +102,12 @@ def _as_pip_reads(m: re.Match[str]) -> str:
     version = m.group("version")
     if version is None:
         return m.group("to")
+    if version.count(".") != 1:  # the usual "2.3.0": nothing to pad, and the cheap way out
+        return version
     operator = m.string[m.start() : m.start("version")]
     series = m.string.startswith(".*", m.end("version"))  # "==2.10.*": pip picks the newest 2.10.x
     required = "==" in operator and "===" not in operator  # "===" compares strings: no padding
-    if required and not series and version.count(".") == 1 and version.replace(".", "").isdigit():
+    if required and not series and version.replace(".", "").isdigit():
         return version + ".0"
     return version
 
