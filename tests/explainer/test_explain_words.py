@@ -83,6 +83,44 @@ def test_denied_or_past_success_and_more_languages_still_report_a_failure(text: 
     assert reports_failure(text)
 
 
+@pytest.mark.parametrize("text", [
+    # a Chinese title runs into the English message: ASCII word boundaries see "Could"
+    "关于搜索Could not locate zlibwapi.dll. Please make sure it is in your library path!",
+    # success told first is the report's contrast, not its ending
+    "It was working perfectly, but suddenly this appeared: GLIBCXX_3.4.30 not found",
+    "Works perfectly on the T4 machine shape; on the P100 every CUDA call fails with cudaErrorNoKernelImageForDevice",
+    # "working with" is using, not success
+    "libpcl_surface.so.1.9 not found. I am working with Ubuntu 18.04 and PCL 1.9",
+    # a process killed by a signal, a loader's or installer's refusal, a GPU left unused
+    "docker-compose: Illegal instruction (core dumped)",
+    "Segmentation fault with a prior scipy.spatial import",
+    "运行housing.py，提示：非法指令（核心已转储）",
+    "[BUG] undefined symbol: _ZTVN5torch3jit6MethodE",
+    "rknn_toolkit2-2.2.0-cp310-cp310-manylinux_2_17_x86_64.whl is not a supported wheel on this platform.",
+    "The detected CUDA version (11.8) mismatches the version that was used to compile PyTorch (12.1).",
+    "torch.cuda.is_available() returns False with ROCm 5.4.3 and an RX 6800",
+    "Onnxruntime not running on GPU in my python environment",
+    "openai-whisper always invokes the cpu instead of the gpu",
+    "Pascal isn't supported: nothing under compute capability 7.0 can be used",
+    "Kernel Restarting: the kernel appears to have died",
+    "Ошибка при запуске программы",
+])
+def test_failure_vocabulary_beyond_exceptions_reports_a_failure(text: str) -> None:
+    """What backtested held-out reports say when no exception is pasted (words.py's gate)."""
+    assert reports_failure(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Resolved 132 packages in 1.2s, no version mismatch",
+    "The segfault from last week is fixed in 2.3.1; everything works now.",
+    "The worker was killed at first; after raising the memory limit it works",
+    "Got it working with the cu121 wheel",
+    "Training uses the GPU at 95%, torch.cuda.is_available() returns True",
+])
+def test_a_failure_told_as_resolved_or_denied_is_no_report(text: str) -> None:
+    assert not reports_failure(text)
+
+
 def test_only_the_head_and_the_tail_of_a_huge_paste_are_read() -> None:
     middle = "fbgemm " * 20000
     text = "x" * (WINDOW + 10) + middle + "y" * (WINDOW + 10)

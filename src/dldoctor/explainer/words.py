@@ -19,6 +19,15 @@ report each in a few generations (top-1 in 6, 9, 11 and 15; top-3 in 4, 5, 9, 11
 blend's constants were chosen once on that backtest, not tuned further; generation 19 (41
 reports, measured after the choice) lost one report at top-1 and top-3 to it.
 
+Words are offered only for a text that reports a failure (:func:`reports_failure`). That gate
+once shut out 1 held-out report in 16 that no rule recognised: failures told without an
+exception ("Illegal instruction (core dumped)", "is_available() returns False", "undefined
+symbol"), a success told before the failure ("it was working perfectly, but ..."), "working
+with" read as success, a Chinese title running into "Could not locate". Widened, on the 2,182
+reports of generations 2 to 27: 63.7% / 78.0% -> 64.7% / 79.5%, the healthy texts of the
+mechanism tests still unanswered. The widening was written reading train texts, which hold
+those generations now, so this is an in-sample number; the next test split measures it.
+
 The table is data (``conditions/words.json``), built from the train split by
 :func:`dldoctor.explainer.words_table.build_table` (``python tools/build_word_table.py``); a
 test checks that the shipped table is the one the current train split gives, so it is rebuilt
@@ -57,9 +66,12 @@ FUNCTION_WORDS = frozenset({
 })
 
 #: a report of a failure: an exception's name, a Traceback, "error:", something that failed,
-#: cannot, was not found, crashed or does not work, in any language the corpus holds. Word
-#: evidence is offered only then, so a healthy log, a question or a test summary stays
-#: unanswered ("0 failed", "Errors: 0", "mean_squared_error", "error handling" are no failures)
+#: cannot, was not found, crashed, died of a signal or does not work, a loader's or an
+#: installer's refusal, a GPU left unused, in any language the corpus holds. Word evidence is
+#: offered only then, so a healthy log, a question or a test summary stays unanswered ("0
+#: failed", "Errors: 0", "mean_squared_error", "error handling", "no version mismatch" are no
+#: failures). ASCII word boundaries: a Chinese title runs into English without a space
+#: ("关于Could not locate zlibwapi.dll"), and a Unicode \b sees no boundary there.
 FAILURE = re.compile(
     r"\b[A-Z]\w{0,40}(?:Error|Exception)\b(?!\s{0,2}:\s{0,2}0\b)|Traceback \(most recent call last\)"
     r"|(?i:(?<!\b0 )(?<!\bno )(?<!without )(?<!without any )\b(?:errors?|fatal|exception)\b"
@@ -67,12 +79,29 @@ FAILURE = re.compile(
     r"|(?<!\b0 )\bfail(?:s|ed|ing|ure)?\b|\bcannot\b|\bcan'?t\b|\bcould ?n[o']t\b|\bunable to\b"
     r"|\bnot found\b|\bno module named\b|\bmissing\b(?! values?\b| data\b)|\bcrash(?:es|ed|ing)?\b"
     r"|\b(?:does ?n[o']t|do ?n[o']t|did ?n[o']t|not|stopped|won'?t) (?:work|start|load|run|detect|find|see|launch"
-    r"|open|recogni[sz]e)\w{0,3}\b"
-    r"|\bbroken\b|\bnot (?:available|supported|compatible)\b"
-    r"|报错|错误|失败|无法|不能|不了|闪退|出错|エラー|失敗|できません|しない|動かない|오류|에러|ошибк|не работает"
-    r"|не удается|не видит|не видят|не запускается"
-    r"|\bn[ãa]o funciona|\bno funciona|\bno detecta|\berro\b|\bfehler\b|funktioniert nicht|nicht erkannt"
-    r"|\bfallo\b|\béchec\b|ne fonctionne pas)"
+    r"|open|recogni[sz]|use|show)\w{0,4}\b"
+    r"|\bbroken\b|\bnot (?:available|supported|compatible)\b|\b(?:is|are|was|were)n'?t (?:available|supported"
+    r"|compatible)\b|\bno such file\b"
+    # a process killed by a signal, or stuck
+    r"|\bsegmentation fault|\bsegfault|\bcore dumped|\billegal (?:hardware )?instruction|\bbus error\b"
+    r"|\baborted\b|\bkilled\b|\bpanicked\b|\bkernel (?:died|dies|restart\w*)|\bhangs?\b|\bfreez(?:es|ing)\b"
+    # a loader's or an installer's refusal, versions that do not go together
+    r"|\bundefined symbol|\bsymbol not found|\bnot a supported wheel|\bno matching distribution|\bno kernel image"
+    r"|\bnot compiled with|\bnot in (?:the )?available provider|(?<!\bno )(?<!\bno version )\bmismatch(?:es|ed)?\b"
+    r"|\bincompatib\w+"
+    # the GPU left unused
+    r"|\bis_available\(\)\W{0,12}(?:returns?\W{0,3}|is\W{0,3})?false\b|\breturns? false\b|\bcpu instead\b"
+    r"|\binstead of (?:the )?gpu|\bno (?:gpu|cuda|nvidia)\w* (?:found|detected|available)"
+    r"|\bnot (?:get )?(?:recogni[sz]ed|detected)\b"
+    # other languages (Cyrillic spelled in both cases: ASCII matching folds only ASCII letters)
+    r"|报错|错误|失败|无法|不能|不了|闪退|出错|找不到|不支持|不兼容|崩溃|异常|卡住|没反应|不可用|未检测到|检测不到"
+    r"|非法指令|核心已转储|段错误|エラー|失敗|できません|できない|しない|動かない|使えない|見つかりません|認識しない"
+    r"|오류|에러|실패|안 ?됨|[Оо]шибк|ОШИБК|[Нн]е работает|[Нн]е удается|[Нн]е удалось|[Нн]е найден|[Нн]е видит"
+    r"|[Нн]е видят|[Нн]е запускается"
+    r"|\bn[ãa]o funciona|\bno funciona|\bno detecta|\bno se encuentra|\bno reconoce|\bn[ãa]o encontrad|\berro\b"
+    r"|\bfehler\b|funktioniert nicht|nicht erkannt|\bnicht gefunden|\bfallo\b|(?<![a-z])[ée]chec\b"
+    r"|ne fonctionne pas)",
+    re.ASCII,
 )
 #: out of scope: failures no condition is about (memory exhausted); words would only guess
 OUT_OF_SCOPE = re.compile(r"out of memory|OutOfMemoryError|\bOOM\b", re.IGNORECASE)
@@ -80,10 +109,11 @@ OUT_OF_SCOPE = re.compile(r"out of memory|OutOfMemoryError|\bOOM\b", re.IGNORECA
 
 #: words of success: beside them, only an error's own vocabulary counts as a failure
 #: ("it could not be simpler, it works" is no report). Success denied ("not working", "no longer
-#: works") or in the past ("it was working last week", "worked before the update") is a report
+#: works") or in the past ("it was working last week", "worked before the update") is a report,
+#: and so is "working with" (using: "I am working with CUDA 11.7", "to get it to work with")
 SUCCESS = re.compile(
     r"(?<!\bnot )(?<!n't )(?<!\bnever )(?<!\blonger )(?<!\bstopped )(?<!\bstop )"
-    r"\b(?:works?|worked|working|fine|success\w{0,6}|solved|fixed|resolved)\b"
+    r"\b(?:(?:works?|worked|working)(?! with\b)|fine|success\w{0,6}|solved|fixed|resolved)\b"
     r"(?! (?:before|until|till|previously|earlier|yesterday|last \w{1,10}|anymore|any ?more)\b)",
     re.IGNORECASE,
 )
@@ -94,11 +124,19 @@ STRONG = re.compile(
 
 def reports_failure(text: str) -> bool:
     """The text reports something that failed (in its head or tail window), and it is not
-    a failure outside what explain knows (running out of memory)."""
+    a failure outside what explain knows (running out of memory).
+
+    Words of success outweigh a failure's weaker words only when they come last, as a
+    report's ending does ("could not load it at first; after the update it works"). Success
+    told before the failure is the report's contrast ("it was working perfectly, but suddenly
+    ... not found", "works on the T4 ... fails on the P100"): still a failure."""
     head = window(text)
     if FAILURE.search(head) is None or OUT_OF_SCOPE.search(head) is not None:
         return False
-    return SUCCESS.search(head) is None or STRONG.search(head) is not None
+    if STRONG.search(head) is not None:
+        return True
+    last_success = max((m.end() for m in SUCCESS.finditer(head)), default=-1)
+    return last_success < 0 or any(m.start() > last_success for m in FAILURE.finditer(head, last_success))
 
 
 @lru_cache(maxsize=1)
