@@ -20,6 +20,8 @@ CASES = [
     ("[TensorRT] ERROR: CUDA initialization failure with error 222. Please check your CUDA installation",
      "driver-too-old"),
     ("ggml_cuda_init: CUDA error 222 at ggml-cuda.cu:1200", "driver-too-old"),
+    ("cudaError 222 returned by cudaMalloc", "driver-too-old"),
+    ("CUDA runtime error (222): the provided PTX was compiled with an unsupported toolchain", "driver-too-old"),
     # a framework with no 32-bit ARM wheel, on a 32-bit ARM machine
     ("uname -m says armv7l\nERROR: Could not find a version that satisfies the requirement onnxruntime "
      "(from versions: none)\nERROR: No matching distribution found for onnxruntime", "wrong-architecture"),
@@ -38,11 +40,16 @@ CASES = [
     ("$ python -c \"import torch; print(torch.__version__); print(torch.version.cuda); "
      "print(torch.cuda.is_available())\"\n2.5.1+cpu\nNone\nFalse", "cpu-only-build"),
     ("pip gives me the cpu version instead of cu121, although I passed the index url", "cpu-only-build"),
+    ("uv resolves to the +cpu wheel instead of +cu121 on Windows", "cpu-only-build"),
+    (">>> torch.__version__\n'2.5.1+cpu'\n>>> torch.version.cuda\n>>> torch.cuda.is_available()\nFalse",
+     "cpu-only-build"),
+    ("torch: 2.5.1+cpu\ncuda: None\navailable: False", "cpu-only-build"),
     # Triton finds no C compiler to build its helper
     ("RuntimeError: Failed to find C compiler. Please specify via CC environment variable.",
      "extension-build-env"),
     # vllm's swallowed ImportError of its compiled ops
     ("NameError: name 'vllm_ops' is not defined", "extension-abi-mismatch"),
+    ("NameError: name 'vllm_cache_ops' is not defined", "extension-abi-mismatch"),
     # an ARMv6 board whose name runs into a Japanese word; the signal's name too
     ("Raspberry pi ZEROでtfliteを動かすと、Illegal instructionが発生します。", "cpu-instructions-unsupported"),
 ]
@@ -67,6 +74,21 @@ NOT_CLAIMED = [
     # an installed tensorflow's frames are site-packages
     ("  File \"/venv/lib/python3.11/site-packages/tensorflow/tensorflow/python/x.py\", line 3\n"
      "ImportError: cannot import name 'build_info'", "shadowed-module"),
+    # a known extension package with a torch function's mangled THP name: another torch's build
+    ("ImportError: /venv/lib/python3.10/site-packages/torch_scatter/_scatter_cuda.so: undefined symbol: "
+     "_Z16THPVariable_WrapN2at10TensorBaseE", "import-order-conflict"),
+    # pip lists versions for this 32-bit ARM: some fit, the pin is the reason; xformers has an sdist
+    ("Platform: linux-armv7l\nERROR: Could not find a version that satisfies the requirement torch==2.5.0 (from "
+     "versions: 1.13.0, 2.0.0)\nERROR: No matching distribution found for torch==2.5.0", "wrong-architecture"),
+    ("armv7l\nERROR: No matching distribution found for xformers", "wrong-architecture"),
+    # jax and keras checkouts import (an editable install): no generated name is missing
+    ("  File \"/home/me/jax/jax/_src/lib/__init__.py\", line 3\nImportError: cannot import name 'xla_client' "
+     "from 'jaxlib' (/venv/lib/python3.11/site-packages/jaxlib/__init__.py)", "shadowed-module"),
+    # SciPy's warning beside the error that stopped the program: the error speaks first
+    ("UserWarning: A NumPy version >=1.17.3 and <1.25.0 is required for this version of SciPy (detected version "
+     "1.26.4\nRuntimeError: Found no NVIDIA driver on your system.", "requirement-conflict"),
+    # a wish, not what was received
+    ("I want the CPU version instead of the CUDA version to save space; how?", "cpu-only-build"),
     # a CUDA build printed, then False: no CPU build
     ("2.5.1+cu121\n12.1\nFalse", "cpu-only-build"),
     # the other way round: a CUDA build where the CPU one was wanted
@@ -93,3 +115,10 @@ def test_the_thp_symbol_in_a_named_extension_package_keeps_its_own_reading() -> 
                        "import-order-conflict")
     assert_not_named_first("ImportError: flash_attn_cuda.so: undefined symbol: THPVariableClass",
                            "extension-abi-mismatch")
+
+
+def test_a_count_of_222_is_no_cuda_error_code() -> None:
+    """"CUDA error: 222 files processed" counts files: only the generic CUDA-error lead, never the
+    PTX signature's 0.85."""
+    report = diagnose_text("CUDA error: 222 files processed, 3 skipped", words=False)
+    assert all(h.signature != "cuda-unsupported-ptx" for c in report.shown for h in c.hits)

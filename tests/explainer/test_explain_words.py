@@ -104,6 +104,17 @@ def test_denied_or_past_success_and_more_languages_still_report_a_failure(text: 
     "Pascal isn't supported: nothing under compute capability 7.0 can be used",
     "Kernel Restarting: the kernel appears to have died",
     "Ошибка при запуске программы",
+    "НЕ РАБОТАЕТ CUDA",
+    "Échec de l'installation de torch",
+    # a shell's or a libc's words for a crash, in several languages; a hang
+    "Segmentation fault (core dumped) while fine-tuning with LoRA",
+    "Process finished with exit code 139 (interrupted by signal 11: SIGSEGV)",
+    "$ python train.py\nKilled\n",
+    "Speicherzugriffsfehler (Speicherabzug geschrieben)",
+    "Instrucción ilegal (`core' generado)",
+    "セグメンテーション違反です (コアダンプ)",
+    "The program hung at startup, right after loading the model.",
+    "The kernel appears to have died. It will restart automatically.",
 ])
 def test_failure_vocabulary_beyond_exceptions_reports_a_failure(text: str) -> None:
     """What backtested held-out reports say when no exception is pasted (words.py's gate)."""
@@ -116,6 +127,21 @@ def test_failure_vocabulary_beyond_exceptions_reports_a_failure(text: str) -> No
     "The worker was killed at first; after raising the memory limit it works",
     "Got it working with the cu121 wheel",
     "Training uses the GPU at 95%, torch.cuda.is_available() returns True",
+    # a report closed, wherever the closing word stands
+    "Solved it! The error is gone after reinstalling torch with cu121.",
+    "Update: solved. The problem was a missing libcudnn in LD_LIBRARY_PATH.",
+    "It was failing at first, now everything is working with CUDA 12.1.",
+    # denied, or another sense of the word
+    "Ran the stress test for 24h: no hangs, no segfaults.",
+    "Summary: 0 mismatches, 0 aborted runs.",
+    "Driver check: no CUDA version mismatch found.",
+    "Changelog: fix hangs in DataLoader when num_workers > 0",
+    "Release notes: backward-incompatible changes are listed below",
+    "The process was killed by me with Ctrl+C after the benchmark completed.",
+    "Freezing layers 0-10 and training the head.",
+    "Should I use the CPU instead of the GPU for small batches?",
+    "assert torch.cuda.is_available() is False  # CPU CI job",
+    "We don't show the progress bar in quiet mode.",
 ])
 def test_a_failure_told_as_resolved_or_denied_is_no_report(text: str) -> None:
     assert not reports_failure(text)
