@@ -119,6 +119,16 @@ def test_corpus_has_localized_windows_messages() -> None:
 # Python 3.9's Callable typing; dyld's torch symbol wanted by another package's module; a name
 # missing from triton; jax 0.2.15's gtsv2 in the release table; ARM boards by product name),
 # which lost no older case: 77.63 / 84.37 over 4,900, text 76.88.)
+# (Generation 28's 51 held-out cases (measured once at 6c10988: 76.5% / 88.2%, rules alone
+# 70.6% / 82.4%) and its 41 train cases (31 of 41 at top-1 by the rules of the twenty-ninth
+# session's start) joined train after a thirty-fifth round written on them (a THP symbol in a
+# user's *_cuda module, pre-release sonames, CUDA error 222 by its number, no framework wheel
+# for 32-bit ARM, SciPy's NumPy range, a framework's checkout lacking a generated name, the CPU
+# build in a launcher's, Intel's and the usual check's words, Triton without a C compiler, vllm's
+# unloaded ops, board and signal names beside Japanese words), which lost no older case and was
+# narrowed by a fresh-eyes review (no mangled THP name, no jax or keras checkout, no wish for
+# the CPU build, no 32-bit ARM where pip lists versions, SciPy's warning a lead below the error):
+# 77.82 / 84.54 over 4,992, text 77.02.)
 # The issue's target (90% / 98% on reports never seen) is not reached yet. The frozen test
 # split is measured and reported (bench/explain_accuracy.py), never asserted: a red test
 # would be an invitation to read its misses.
@@ -131,13 +141,13 @@ def _with_facts() -> Dict[str, Outcome]:
 
 def test_top1_accuracy_with_machine_facts() -> None:
     top1, top3 = accuracy(list(_with_facts().values()))
-    assert top1 >= 0.776
-    assert top3 >= 0.843
+    assert top1 >= 0.778
+    assert top3 >= 0.844
 
 
 def test_top1_accuracy_from_text_alone() -> None:
     top1, _ = accuracy(evaluate(TRAIN, use_facts=False, words=False))
-    assert top1 >= 0.768
+    assert top1 >= 0.770
 
 
 def test_known_misses_are_train_cases() -> None:
