@@ -49,16 +49,15 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from dldoctor.conditions import DATA_DIR
 from dldoctor.errors import DataError
 from dldoctor.explainer.match import WORDS, Candidate, Hit, is_fallback, rank
-from dldoctor.explainer.words_table import TABLE, WINDOW, WordTable, parse_table, tfidf, tokens
+from dldoctor.explainer.words_table import TABLE, WINDOW, WordTable, parse_table, tfidf, tokens, window
 
 NEIGHBOURS = 3  # a cause's nearest train reports whose mean similarity counts ...
 NEIGHBOUR_SHARE = 0.5  # ... this much beside its centroid's similarity
 NO_POSTINGS: Tuple[Tuple[int, ...], Tuple[float, ...]] = ((), ())
 CAP = 0.29  # word evidence is never more than a weak lead (below FALLBACK_BELOW, as shapes are)
 LIMIT = 3  # causes proposed
+GATE_WINDOW = 16 * 1024  # chars of head and of tail read for a failure's words: a 1 MiB log costs ~30 ms
 SHOWN_TERMS = 6  # shared words shown as the reason ...
-GATE_WINDOW = 16 * 1024  # chars of the head and of the tail read for a failure's words: a report's
-# title, the user's words and the final exception live there; a 1 MiB healthy log costs ~30 ms
 SHOWN_IDF = math.log(10)  # ... of those in fewer than 1 report in 10 (not "error", "import") ...
 #: ... and no function word: shown words are the reason given, they should tell something
 FUNCTION_WORDS = frozenset({
@@ -167,8 +166,7 @@ def reports_failure(text: str) -> bool:
     it at first; after the update it works"). Working told before the failure is the report's
     contrast ("it was working perfectly, but suddenly ... not found", "works on the T4 ... fails
     on the P100"): still a failure."""
-    cut = text if len(text) <= 2 * GATE_WINDOW else f"{text[:GATE_WINDOW]}\n{text[-GATE_WINDOW:]}"
-    head = _LATIN_BEFORE_CJK.sub(r"\1 ", _CJK_BEFORE_LATIN.sub(r"\1 ", cut))
+    head = _LATIN_BEFORE_CJK.sub(r"\1 ", _CJK_BEFORE_LATIN.sub(r"\1 ", window(text, GATE_WINDOW)))
     if not _failure_from(head, 0) or OUT_OF_SCOPE.search(head) is not None:
         return False
     if STRONG.search(head) is not None:

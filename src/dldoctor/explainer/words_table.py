@@ -37,12 +37,12 @@ _TOKEN = re.compile(r"[a-z][a-z0-9_]{2,30}")
 _CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]{2,200}")
 
 
-def window(text: str) -> str:
-    """The head and the tail of a text: a report's title, the user's words and the final
-    exception live there, and a 32 MiB paste costs no more than a short one."""
-    if len(text) <= 2 * WINDOW:
+def window(text: str, size: int = WINDOW) -> str:
+    """The head and the tail of a text (``size`` characters each): a report's title, the user's
+    words and the final exception live there, and a 32 MiB paste costs no more than a short one."""
+    if len(text) <= 2 * size:
         return text
-    return text[:WINDOW] + "\n" + text[-WINDOW:]
+    return text[:size] + "\n" + text[-size:]
 
 
 def tokens(text: str) -> Counter[str]:
