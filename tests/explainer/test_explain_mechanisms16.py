@@ -29,8 +29,9 @@ CASES = [
      "companion-mismatch"),
     # onnxruntime without the GPU provider asked for
     ("[E:onnxruntime] TensorRT execution provider is not enabled in this build.", "cpu-only-build"),
-    # torch's extension builder finding no CUDA runtime
-    ("No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda-12.1'\nthen the training script stops",
+    # torch's extension builder finding no CUDA runtime (the bare path of an image, as in
+    # ThinkMatch#51; a versioned toolkit the user installed reads as the CPU build since round 37)
+    ("No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'\nthen the training script stops",
      "gpu-build-without-gpu"),
     # Python 2 code run by Python 3, and a Python 2 library on PYTHONPATH
     ('  File "train_net.py", line 42\n    print "epoch", epoch\n          ^\n'
