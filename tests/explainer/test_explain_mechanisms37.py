@@ -40,6 +40,27 @@ CASES = [
      "known-bad-release"),
     ("Exception code: 0xc0000005\nFaulting module path: C:\\app\\lib\\blis\\cy.cp310-win_amd64.pyd",
      "known-bad-release"),
+    # (after the fresh-eyes review) more wordings: DeepSpeed's CUDA_HOME, flags and backticks around
+    # `pip install .`, a title's linker words, a toolkit under /apps, the pair in other words, torchaudio
+    # 2.x's lib/ folder, OpenCV's newer check, Lasagne's newer pool_2d, torch 2.0.1's mps, blis 0.9.1
+    ("CUDA_HOME does not exist, unable to compile CUDA op(s)", "extension-build-env"),
+    ("pip install --no-build-isolation -e .\n...\nModuleNotFoundError: No module named 'selective_scan_cuda'",
+     "extension-build-env"),
+    ("I ran `pip install .` and then: ModuleNotFoundError: No module named 'amp_C'", "extension-build-env"),
+    ("I compiled it from source.\nImportError: No module named fused_adam_cuda", "extension-build-env"),
+    ("No CUDA runtime is found, using CUDA_HOME='/apps/cuda/11.8.0'", "cpu-only-build"),
+    ("torchvision==0.15.2 is incompatible with torch==2.1.0", "companion-mismatch"),
+    ("The installed torchvision (0.15.2) is not compatible with torch (2.1.0)", "companion-mismatch"),
+    ("torch 2.1.0 and torchvision 0.15.2 are not compatible", "companion-mismatch"),
+    ("OSError: /venv/lib/python3.10/site-packages/torchaudio/lib/_torchaudio.so: undefined symbol: "
+     "_ZN3c1017RegisterOperatorsD1Ev", "companion-mismatch"),
+    ("cuDNN reports version 8.9 which is not compatible with the version 8.6 with which OpenCV was built",
+     "cuda-toolkit-mismatch"),
+    ("TypeError: pool_2d() got an unexpected keyword argument 'ws'", "companion-mismatch"),
+    ("PyTorch version: 2.0.1\nOS: macOS 13.4 (arm64)\nAttributeError: module 'torch' has no attribute 'mps'",
+     "known-bad-release"),
+    ("blis==0.9.1\nException code: 0xc0000005\nFaulting module path: C:\\x\\blis\\cy.cp310-win_amd64.pyd",
+     "known-bad-release"),
 ]
 
 # (a look-alike, the cause it must not put first)
@@ -60,6 +81,38 @@ NOT_CLAIMED = [
     ("I uninstalled tensorflow-gpu and installed tensorflow because this laptop has no GPU", "wrong-index-variant"),
     # another library's downsample
     ("ImportError: cannot import name 'downsample_2d' from 'diffusers.models.resnet'", "companion-mismatch"),
+    # (after the fresh-eyes review) CUDA_HOME denied, fixed, unneeded
+    ("CUDA_HOME is not set, but that's fine: I only use the CPU. RuntimeError: CUDA out of memory",
+     "extension-build-env"),
+    ("This isn't a CUDA_HOME issue, CUDA_HOME points to /usr/local/cuda-12.1. RuntimeError: an illegal memory "
+     "access was encountered", "extension-build-env"),
+    ("Setting CUDA_HOME fixed the CUDA_HOME error, now I get: RuntimeError: CUDA out of memory",
+     "extension-build-env"),
+    # a clone is no build; a PyPI package whose name ends in _kernel; a build only wondered about
+    ("git clone https://github.com/x/y\ncd y\npip install -r requirements.txt\npython train.py\n"
+     "ModuleNotFoundError: No module named 'liger_kernel'", "extension-build-env"),
+    ("ModuleNotFoundError: No module named 'amp_C'\nI installed apex with `pip install apex` from PyPI. Should I "
+     "git clone NVIDIA's repo instead?", "extension-build-env"),
+    # a CUDA build shown beside no runtime: the driver, not the CPU build
+    ("No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda-12.1'\n>>> torch.__version__\n'2.1.2+cu121'\n"
+     ">>> torch.cuda.is_available()\nFalse", "cpu-only-build"),
+    # a question; TensorFlow 2.1+ and its [and-cuda] extra carry the GPU support
+    ("Should pip uninstall tensorflow-gpu and install tensorflow? My error: ImportError: libcudnn.so.8: cannot "
+     "open shared object file", "wrong-index-variant"),
+    ("Installing keras-cv, pip replaced tensorflow-gpu with tensorflow 2.15 and the GPU still works",
+     "wrong-index-variant"),
+    # a patch level's difference
+    ("cuDNN reports version 8201 which does not match with the version 8200 with which OpenCV was built",
+     "cuda-toolkit-mismatch"),
+    # a downsample of the user's own models
+    ("ImportError: cannot import name 'downsample' from 'models.common' (/home/u/yolov5/models/common.py)",
+     "companion-mismatch"),
+    # torch.backends.mps missing: a torch before 1.12, no 2.0.0 regression
+    ("AttributeError: module 'torch.backends' has no attribute 'mps'", "known-bad-release"),
+    # blis built from source, or its DLL not loading: no crash of 0.9.x
+    ("copying blis\\cy.pyx -> build\\lib.win-amd64-cpython-313\\blis\nFailed building wheel for blis",
+     "known-bad-release"),
+    ("ImportError: DLL load failed while importing cy: blis\\cy.cp311-win_amd64.pyd", "known-bad-release"),
 ]
 
 HEALTHY: list[str] = []
@@ -70,3 +123,11 @@ def test_the_torch_mps_entry_needs_its_mark() -> None:
     report = diagnose_text("PyTorch version: 2.0.0\nOS: macOS 13.3 (arm64)\nRuntimeError: MPS backend out of memory",
                            words=False)
     assert all(c.slug != "known-bad-release" for c in report.shown[:1])
+
+
+def test_the_linker_words_as_advice_are_no_linker_error() -> None:
+    """"If you ever see 'cannot find -lcuda'" mid-sentence is advice: only a line's (a title's) start
+    or ld's own prefix counts for the linker's words."""
+    report = diagnose_text("The README says to symlink libcuda.so if you ever see 'cannot find -lcuda'; I did that "
+                           "already. My error now: torch.cuda.OutOfMemoryError: CUDA out of memory", words=False)
+    assert all(not h.signature.startswith("ld-cannot-find") for c in report.shown for h in c.hits)
