@@ -137,6 +137,13 @@ def test_corpus_has_localized_windows_messages() -> None:
 # backend under Rosetta, the user's words on the CPU build narrowed to what happened. The older
 # 4,992 kept their level (3,885 -> 3,883 at top-1, 4,220 -> 4,226 at top-3); the whole set is at
 # 77.54 / 84.48 over 5,063, text 76.81, the floor lowered by the harder new cases.)
+# (Generation 29's 51 held-out cases (measured once at fca8ed3: 58.8% / 78.4%, rules alone
+# 51.0% / 58.8%) joined train after a thirty-seventh round written on them (the user's words on
+# CUDA_HOME, a project's compiled module missing after a source build, the linker's words in a
+# title, no CUDA runtime beside a versioned toolkit, the pair's compatibility in words, a
+# companion's own library, tensorflow-gpu swapped by an installer, OpenCV's cuDNN check, Theano's
+# pooling API, torch 2.0.x's torch.mps and blis 0.9.x in the release table), narrowed by a
+# fresh-eyes review, which lost no older case: 77.71 / 84.45 over 5,114, text 76.98.)
 # The issue's target (90% / 98% on reports never seen) is not reached yet. The frozen test
 # split is measured and reported (bench/explain_accuracy.py), never asserted: a red test
 # would be an invitation to read its misses.
@@ -149,13 +156,13 @@ def _with_facts() -> Dict[str, Outcome]:
 
 def test_top1_accuracy_with_machine_facts() -> None:
     top1, top3 = accuracy(list(_with_facts().values()))
-    assert top1 >= 0.775
+    assert top1 >= 0.777
     assert top3 >= 0.844
 
 
 def test_top1_accuracy_from_text_alone() -> None:
     top1, _ = accuracy(evaluate(TRAIN, use_facts=False, words=False))
-    assert top1 >= 0.768
+    assert top1 >= 0.769
 
 
 def test_known_misses_are_train_cases() -> None:
