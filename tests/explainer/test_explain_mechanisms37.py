@@ -61,6 +61,12 @@ CASES = [
      "known-bad-release"),
     ("blis==0.9.1\nException code: 0xc0000005\nFaulting module path: C:\\x\\blis\\cy.cp310-win_amd64.pyd",
      "known-bad-release"),
+    # (after generation 29 joined train) a Jetson container started without the NVIDIA runtime: the
+    # host's libraries were never mounted over the image's placeholders; pybind11's Python check
+    ("docker run -it dustynv/jetson-inference:r32.4.4\n./segnet: error while loading shared libraries: "
+     "/usr/lib/aarch64-linux-gnu/libnvinfer.so.7: file too short", "gpu-build-without-gpu"),
+    ("ImportError: Python version mismatch: module was compiled for Python 3.8, but the interpreter version is "
+     "incompatible: 3.10.12", "interpreter-mismatch"),
 ]
 
 # (a look-alike, the cause it must not put first)
@@ -113,6 +119,9 @@ NOT_CLAIMED = [
     ("copying blis\\cy.pyx -> build\\lib.win-amd64-cpython-313\\blis\nFailed building wheel for blis",
      "known-bad-release"),
     ("ImportError: DLL load failed while importing cy: blis\\cy.cp311-win_amd64.pyd", "known-bad-release"),
+    # a library of the user's own folder cut short: a damaged copy, not the container runtime
+    ("OSError: /home/u/venv/lib/python3.8/site-packages/torch/lib/libtorch_cpu.so: file too short",
+     "gpu-build-without-gpu"),
 ]
 
 HEALTHY: list[str] = []
