@@ -25,8 +25,8 @@ from dldoctor.explainer.signatures import load_signatures
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "explain"
 #: the fallback shapes of a failed import or library load (issue 14: "unanswered import failures")
-IMPORT_SHAPES = ("shape-windows-dll-load", "shape-elf-load", "shape-dylib-load", "shape-import-failed",
-                 "shape-crash-on-import")
+IMPORT_SHAPES = ("shape-windows-dll-load", "shape-elf-load", "shape-dylib-load", "shape-node-addon-load",
+                 "shape-import-failed", "shape-crash-on-import")
 BANDS = ((0.0, 0.3), (0.3, 0.5), (0.5, 0.7), (0.7, 0.9), (0.9, 1.01))
 
 

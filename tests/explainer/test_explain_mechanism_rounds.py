@@ -47,6 +47,7 @@ from . import test_explain_mechanisms35 as round35
 from . import test_explain_mechanisms36 as round36
 from . import test_explain_mechanisms37 as round37
 from . import test_explain_mechanisms38 as round38
+from . import test_explain_mechanisms39 as round39
 from .ranked import assert_named_first, assert_not_named_first, case_ids, shown_slugs
 
 ROUNDS = {
@@ -55,7 +56,7 @@ ROUNDS = {
     "r16": round16, "r17": round17, "r18": round18, "r19": round19, "r20": round20, "r21": round21,
     "r22": round22, "r23": round23, "r24": round24, "r25": round25, "r26": round26, "r27": round27,
     "r28": round28, "r29": round29, "r30": round30, "r31": round31, "r32": round32,
-    "r33": round33, "r34": round34, "r35": round35, "r36": round36, "r37": round37, "r38": round38,
+    "r33": round33, "r34": round34, "r35": round35, "r36": round36, "r37": round37, "r38": round38, "r39": round39,
 }
 
 
