@@ -88,3 +88,83 @@ def test_a_library_said_present_is_no_missing_library_in_words() -> None:
     report = diagnose_text("libgomp.so.1 is not missing, ldconfig lists it; the error is CUDA out of memory",
                            words=False)
     assert all(h.signature != "user-says-library-missing" for c in report.candidates for h in c.hits)
+
+# (after the fresh-eyes review) more wordings the rules must read, and look-alikes they must not claim
+REVIEW_CASES = [
+    ("The error appeared in 0.15.0; 0.14.1 is fine.", "known-bad-release"),
+    ("the import fails because libgomp.so.1 is missing", "missing-shared-library"),
+    ("tensorflow imports fine in my shell but when I run sudo pip install horovod it says\n"
+     "ImportError: libcublas.so.9.0: cannot open shared object file", "extension-build-env"),
+    ("Uncaught Error: A dynamic link library (DLL) initialization routine failed.\n"
+     "\\\\?\\C:\\a\\node_modules\\robotjs\\build\\Release\\robotjs.node", "extension-abi-mismatch"),
+    ("mediapipe has no wheels for aarch64", "wrong-architecture"),
+    ("Please compile with `-DSHERPA_ONNX_ENABLE_GPU=ON`", "cpu-only-build"),
+    ("LINK : fatal error LNK1104: 无法打开文件“python310.lib”", "extension-build-env"),
+    ("FAILED: build/ext.obj \r\nninja: build stopped", "extension-build-env"),
+    ("ModuleNotFoundError: No module named 'op.fused_act'", "extension-build-env"),
+    ("pip install foo is not compatible with Python 3.13", "unsupported-python"),
+]
+CASES += REVIEW_CASES
+
+NOT_CLAIMED += [
+    # versions of CUDA, Python or the driver, not of the package
+    ("CUDA version 12.1 fails, version 11.8 works fine", "known-bad-release"),
+    ("The problem started with version 3.12.1 of Python, the package itself is unchanged.", "known-bad-release"),
+    ("Driver version 555.42 gives this error, driver version 550.54 works fine.\n"
+     "RuntimeError: CUDA error: unspecified launch failure", "known-bad-release"),
+    # WSL keeps libcuda.so.1 in its own folder: a path, not a missing driver
+    ("On WSL2, libcuda.so.1 is not found in /usr/lib/x86_64-linux-gnu because it lives in /usr/lib/wsl/lib",
+     "gpu-build-without-gpu"),
+    # a checkout of the user's, fetched by pip from git
+    ("Cloning https://github.com/me/mylib to /tmp/pip-req-build-zz9\n"
+     '  File "/tmp/pip-req-build-zz9/setup.py", line 5, in <module>\n'
+     "FileNotFoundError: [Errno 2] No such file or directory: 'requirements.txt'", "known-bad-release"),
+    # an install of a toolkit or a companion, not a package's build
+    ("Works fine in python but when I install the new CUDA 12 toolkit everything breaks:\n"
+     "libcudart.so.11.0: cannot open shared object file", "extension-build-env"),
+    ("import torch works fine in python but when I install torchvision:\n"
+     "DLL load failed while importing _C: The specified procedure could not be found.", "extension-build-env"),
+    # torch's warning that the list is NOT set: a GPU newer than the torch
+    ("UserWarning: TORCH_CUDA_ARCH_LIST is not set, all archs for visible cards are included\n"
+     "ValueError: Unknown CUDA arch (12.0) or GPU not supported", "extension-build-env"),
+    # a package named fused, not installed
+    (">>> import fused\nModuleNotFoundError: No module named 'fused'", "extension-build-env"),
+    # an N-API addon (stable across Node and Electron) failing its DLL initialisation
+    ("node index.js\nError: A dynamic link library (DLL) initialization routine failed.\n"
+     "\\\\?\\C:\\a\\node_modules\\@tensorflow\\tfjs-node\\lib\\napi-v8\\tfjs_binding.node", "extension-abi-mismatch"),
+    # the same Python works elsewhere; the Python ruled out
+    ("why does it not run on python 3.11 on my laptop but works on python 3.11 on my desktop?", "unsupported-python"),
+    ("It does not work on Python 3.8 either, and 3.10 works, so it is not the Python version", "unsupported-python"),
+    # the architecture already dealt with
+    ("I'm on an M1 Mac; arm64 is not supported by plain tensorflow 2.4 so I installed tensorflow-macos 2.12.\n"
+     "ImportError: cannot import name 'keras'", "wrong-architecture"),
+    # a prebuilt binary without AVX2, an AVX-512 grep
+    ("AVX2 is not supported in the prebuilt binary, so I compiled from source", "cpu-instructions-unsupported"),
+    # the user's own build step, not the library's message
+    ("I followed the README: cmake .. && compile with -DWITH_GPU=ON\nCMake Error: Could not find CUDA toolkit",
+     "cpu-only-build"),
+    # a setting that did nothing, on a GPU that works
+    ("Setting CUDA_VISIBLE_DEVICES=1 for the second gpu did nothing, it still uses gpu 0\n"
+     "RuntimeError: CUDA out of memory", "cpu-only-build"),
+    # another cupy release named: not 7.1.0's
+    ("cupy-cuda12x 13.0.0\nModuleNotFoundError: No module named 'cupy.core._reduction'", "known-bad-release"),
+    # the order denied
+    ("The order of torch and tensorflow imports doesn't matter here, both orders fail", "import-order-conflict"),
+]
+
+
+def test_a_standard_module_first_is_no_import_order() -> None:
+    """The standard library loads no libstdc++: `import os` before the failing import is no order."""
+    text = ("import os\nimport torch\nImportError: /lib64/libstdc++.so.6: version `GLIBCXX_3.4.30' not found "
+            "(required by /e/lib/python3.9/site-packages/torch/_C.so)")
+    assert "import-order-conflict" not in [c.slug for c in diagnose_text(text, words=False).shown]
+
+
+def test_an_avx512_grep_is_not_the_users_no_avx() -> None:
+    report = diagnose_text("grep avx512 /proc/cpuinfo returns nothing (i7-8700, it has avx2).", words=False)
+    assert all(h.signature != "user-says-no-avx" for c in report.candidates for h in c.hits)
+
+
+def test_a_denied_missing_library_is_not_read() -> None:
+    report = diagnose_text("The error is not due to missing libgomp.so.1 - I checked it's there", words=False)
+    assert all(h.signature != "user-says-library-missing" for c in report.candidates for h in c.hits)
