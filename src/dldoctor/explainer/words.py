@@ -10,9 +10,9 @@ reports'), and proposes the nearest causes with low confidence, labelled as what
 words in common, not a recognised mechanism. The nearest reports find a cause whose reports
 differ from each other (its centroid lies far from each), or a report much like one seen before.
 
-Measured on 2,284 reports no rule had been written on, the held-out splits of generations 2 to
-29, each ranked with the rules and the train split of its own time (``bench/words_backtest.py``):
-top-1 58.4% -> 64.4%, top-3 66.9% -> 79.1%; better than the rules alone or equal in every
+Measured on 2,344 reports no rule had been written on, the held-out splits of generations 2 to
+30, each ranked with the rules and the train split of its own time (``bench/words_backtest.py``):
+top-1 58.1% -> 64.2%, top-3 66.6% -> 78.7%; better than the rules alone or equal in every
 generation. On generations 2 to 18 the centroids alone gave 63.8% / 76.7% and the blend 64.6% /
 78.1%: the nearest reports add 16 top-1 and 26 top-3 answers over those 1,888, and lose one
 report each in a few generations (top-1 in 6, 9, 11 and 15; top-3 in 4, 5, 9, 11 and 14). The
