@@ -19,7 +19,7 @@ generation 7 (120), generation 8 (117), generation 9 (52), generation 10 (119), 
 (107), generation 12 (136), generation 13 (162), generation 14 (181), generation 15 (157),
 generation 16 (134), generation 17 (129), generation 18 (121), generation 19 (41),
 generation 20 (16), generation 21 (48), generation 22 (15), generation 23 (23), generation 24
-(13), generation 25 (47), generation 26 (43), generation 27 (48), generation 28 (51) and
+(13), generation 25 (47), generation 26 (43), generation 27 (48), generation 28 (51),
 generation 29 (51) and generation 30 (60; each measured once in the session that collected it,
 or the next) were used up and joined train; generation 31 is being collected.
 """
