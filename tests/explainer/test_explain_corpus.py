@@ -161,6 +161,14 @@ def test_corpus_has_localized_windows_messages() -> None:
 # an old Python, another Python's DLL, no arm64 build in words, StyleGAN2's JIT ops), narrowed by
 # two fresh-eyes reviews, which lost no older case (5,175: 4,012 / 4,368 -> 4,016 / 4,370):
 # 77.55 / 84.39 over 5,235, text 76.85.)
+# (Generation 31's 35 train cases (collected in the thirty-second session; 20 / 22 of 35 by the
+# rules of its start) joined train with a fortieth round written on them before the held-out
+# split was measured: a dylib built for a newer macOS, an install name on a CI runner, a HIP
+# entry point the driver lacks, Cython refusing a .pyx, torch 0.4's ATen_cuda, a package's Python
+# and no prebuilt wheel for this Python in words, NumPy 2 named as what broke, TensorFlow killing
+# the kernel on Apple Silicon, ROCm's bundled HSA runtime under WSL, cuDNN's message over two
+# lines. The older 5,236 lost none and gained 1; the new 35 are at 31 / 32: 77.65 / 84.46 over
+# 5,271, text 76.95.)
 # The issue's target (90% / 98% on reports never seen) is not reached yet. The frozen test
 # split is measured and reported (bench/explain_accuracy.py), never asserted: a red test
 # would be an invitation to read its misses.
@@ -173,13 +181,13 @@ def _with_facts() -> Dict[str, Outcome]:
 
 def test_top1_accuracy_with_machine_facts() -> None:
     top1, top3 = accuracy(list(_with_facts().values()))
-    assert top1 >= 0.775
-    assert top3 >= 0.843
+    assert top1 >= 0.776
+    assert top3 >= 0.844
 
 
 def test_top1_accuracy_from_text_alone() -> None:
     top1, _ = accuracy(evaluate(TRAIN, use_facts=False, words=False))
-    assert top1 >= 0.768
+    assert top1 >= 0.769
 
 
 def test_known_misses_are_train_cases() -> None:

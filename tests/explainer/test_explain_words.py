@@ -147,6 +147,42 @@ def test_a_failure_told_as_resolved_or_denied_is_no_report(text: str) -> None:
     assert not reports_failure(text)
 
 
+@pytest.mark.parametrize("text", [
+    # pip's "Successfully installed" is a step that worked, not the report's closing
+    "Successfully installed with Python 3.11.7, failed with 3.12.2",
+    "I was successfully training with 0.6.1; after upgrading to 0.7.0 I got 'Fail to find the dnn implementation'",
+    # failures told without the words of an exception
+    "I installed mxnet-cu90, but when I import the package it doesnt get recognized",
+    "Pandas version mismatch with Python 3.11",
+    "mmcv version incompatibility between mmpose and mmdet",
+    "Robocasa requires mujoco==3.2.6, but robosuite 1.5.1 requires mujoco>=3.3.0. How to solve this conflict?",
+    "nvcc fatal : Unsupported gpu architecture 'compute_89'",
+    "MacOS版本在x64的mac上执行显示bad cpu type",
+    "when I import torch after onnx something wrong: src/tcmalloc.cc:278] Attempt to free invalid pointer",
+    "AMD pytorch version wrong: the GPU is left non-functional",
+    "WARNING: miner not compiled for the gpu architecture 21. Then it mines only on CPU.",
+    "InvokeAI running off CPU by default instead of GPU, how to switch?",
+    "Dead kernel with python virtual environment",
+    "The unet loader displays page files that are too small to complete the operation",
+    "deepfacelab не будет работать: обработка работает только на CPU",
+])
+def test_failures_told_in_a_users_own_words_report_a_failure(text: str) -> None:
+    """Held-out reports of generations 2-30 the gate shut out (each now in train): their
+    words say something failed, though no exception is pasted."""
+    assert reports_failure(text)
+
+
+@pytest.mark.parametrize("text", [
+    "pip check: no conflicts, 0 mismatches",
+    "Dependency conflict resolution finished in 2.1s",
+    "Should I use CPU instead of GPU for small batches?",
+    "Nothing went wrong: the job finished and the GPU is used at 95%",
+    "Installation was a success.",
+])
+def test_the_widened_gate_stays_shut_on_healthy_text(text: str) -> None:
+    assert not reports_failure(text)
+
+
 def test_only_the_head_and_the_tail_of_a_huge_paste_are_read() -> None:
     middle = "fbgemm " * 20000
     text = "x" * (WINDOW + 10) + middle + "y" * (WINDOW + 10)
