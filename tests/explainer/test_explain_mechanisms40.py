@@ -62,13 +62,42 @@ NOT_CLAIMED = [
     ("Ubuntu 22.04, ROCm 6.0, RX 6800\n>>> torch.cuda.is_available()\nFalse", "dll-version-conflict"),
     # an M1 Mac where tensorflow imports fine and another package kills the kernel
     ("M1 MacBook: import tensorflow works; importing opencv kills the kernel", "wrong-architecture"),
+    # (a fresh-eyes review's) dyld names the build target on every line of an older macOS: a symbol
+    # missing from Homebrew's openssl is that library's release
+    ("dyld: Symbol not found: _SSLv2_client_method\n  Referenced from: /usr/local/lib/python2.7/lib-dynload/"
+     "_ssl.so (which was built for Mac OS X 10.13)\n  Expected in: /usr/local/opt/openssl/lib/libssl.1.0.0.dylib",
+     "known-bad-release"),
+    # a CI job's own cached venv on the runner
+    ("dyld[2345]: Library not loaded: /Users/runner/hostedtoolcache/Python/3.10.11/x64/lib/libpython3.10.dylib\n"
+     "  Referenced from: <6C1A> /Users/runner/work/proj/proj/.venv/bin/python3.10", "known-bad-release"),
+    # the HIP SDK's math libraries, not the driver's runtime
+    ("The procedure entry point hipsparseSpMV_bufferSize could not be located in the dynamic link library "
+     "C:\\venv\\torch\\lib\\hipsparse.dll", "driver-too-old"),
+    # a syntax error in the user's own .pyx
+    ("Cython.Compiler.Errors.CompileError: mymod/fast.pyx\nExpected ':', found 'NEWLINE'", "extension-build-env"),
+    # a libtorch C++ program linked without its CUDA library
+    ("terminate called after throwing an instance of 'c10::Error'\n  what():  Cannot initialize CUDA without "
+     "ATen_cuda library.", "code-requires-cuda"),
+    # a requirement stated, or asked about, with nothing against it
+    ("mypkg requires Python 3.8 or newer.", "unsupported-python"),
+    ("Does tensorflow 2.16 require python 3.9? The docs are unclear", "unsupported-python"),
+    # NumPy 2 dropping a Python or a platform is no ABI break
+    ("numpy 2 doesn't support 32-bit Python on Windows anymore, so pip builds it from source",
+     "numpy-abi-mismatch"),
+    ("numpy 2.0 does not support Python 3.8; pip picks 1.24.4", "numpy-abi-mismatch"),
+    # tensorflow-metal's pairing with TensorFlow, not the architecture
+    ("M1 MacBook with tensorflow-macos 2.12.0 and tensorflow-metal 1.1.0. Importing tensorflow kills the kernel "
+     "in Jupyter. Without tensorflow-metal it imports fine.", "wrong-architecture"),
+    # an NVIDIA card under WSL with a ROCm wheel: another index's build
+    ("WSL2 Ubuntu, RTX 3060, installed torch from whl/rocm6.0 (the guide was for ROCm)\n"
+     ">>> torch.cuda.is_available()\nFalse", "dll-version-conflict"),
 ]
 
 HEALTHY: list[str] = []
 
 
-def test_a_macos_build_target_without_a_missing_symbol_context_still_names_the_release() -> None:
-    """dyld names the build target only in its own failure lines, so the phrase alone is enough:
-    it is never printed for a library that loaded."""
-    text = "Referenced from: /x/libfoo.dylib (which was built for macOS 12.0)"
+def test_macos_12s_newer_than_running_os_names_the_release() -> None:
+    """macOS 12 and later say it outright: the library was built for a newer macOS."""
+    text = ("ImportError: dlopen(/v/_core.so, 0x0002): Symbol not found: (_foo)\n  Referenced from: "
+            "'/v/.dylibs/libbar.dylib' (built for macOS 13.0 which is newer than running OS)")
     assert diagnose_text(text, words=False).shown[0].slug == "known-bad-release"

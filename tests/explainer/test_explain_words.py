@@ -178,6 +178,18 @@ def test_failures_told_in_a_users_own_words_report_a_failure(text: str) -> None:
     "Should I use CPU instead of GPU for small batches?",
     "Nothing went wrong: the job finished and the GPU is used at 95%",
     "Installation was a success.",
+    # a fresh-eyes review's healthy texts and questions
+    "Optional: if you do not use it, skip `pip install tensorboard`.",
+    "How can I force PyTorch to run on CPU instead of GPU for debugging?",
+    "Tip: set CUDA_VISIBLE_DEVICES='' to run on CPU instead of the GPU.",
+    "The test suite runs only on the CPU. All 412 tests pass.",
+    "## v0.4.2\n- Fix incompatibility with NumPy 2.0",
+    "Pin the versions to avoid conflicting package versions.",
+    "Dependencies are resolved from the lock file, conflict-free.",
+    "Installing the wrong version of CUDA is the most common mistake, so check the table.",
+    "How do I avoid a CUDA version mismatch when I upgrade?",
+    "Validation finished: no shape mismatches, 0 dtype mismatches.",
+    "Successfully got it running on the GPU! For anyone else: it was not detected because of nouveau.",
 ])
 def test_the_widened_gate_stays_shut_on_healthy_text(text: str) -> None:
     assert not reports_failure(text)
