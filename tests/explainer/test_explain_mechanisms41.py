@@ -26,8 +26,9 @@ CASES = [
     # an old pip's refusal
     ("stderr: Usage: pip install [options] <requirement specifier>\nno such option: --prefer-binary",
      "unsupported-python"),
-    # setuptools' pkg_resources missing on a new Python
-    ('  File "C:\\app\\setup\\setup_common.py", line 8, in <module>\n    import pkg_resources\n'
+    # setuptools' pkg_resources missing on a new Python, known by its own warning
+    ("C:\\app\\setup\\setup_windows.py:251: SyntaxWarning: invalid escape sequence '\\g'\n"
+     '  File "C:\\app\\setup\\setup_common.py", line 8, in <module>\n    import pkg_resources\n'
      "ModuleNotFoundError: No module named 'pkg_resources'", "unsupported-python"),
     # a package's own library missing on ARM
     ("Running on an arm64 Ubuntu 22.04 server:\nOSError: /venv/lib/python3.10/site-packages/llmlib/lib/avx2/"
