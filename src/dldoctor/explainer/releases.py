@@ -64,6 +64,16 @@ def aliases() -> Tuple[Tuple[str, str], ...]:
     return tuple(sorted(names.items()))
 
 
+@lru_cache(maxsize=None)
+def _standing(name: str) -> re.Pattern[str]:
+    """``name`` where a version can follow it: not inside a word or a dotted name, and followed by
+    a blank, "-", "=" or ":" (searched in lowered text)."""
+    # the look-behind after the name, so that re finds the name as a literal prefix (in C)
+    # instead of trying the look-behind at every position
+    literal = re.escape(name)
+    return re.compile(literal + r"(?<![\w.]" + literal + r")(?=[-=:\s])")
+
+
 def mentioned_versions(text: str, prep: Optional[Prepared] = None) -> Dict[str, Set[str]]:
     """distribution -> versions the text names for it ("torch==2.3.0", "PyTorch version: 2.3.0",
     "torch 2.4.0" in `pip list`, "upgrading torch from 2.2.2 to 2.3.0"), for the distributions
@@ -80,18 +90,14 @@ def mentioned_versions(text: str, prep: Optional[Prepared] = None) -> Dict[str, 
         for name, dist in aliases():
             if prep is not None and shared and not prep.chunk_may_hold(name, c0):
                 continue  # the chunk's vocabulary rules the name out: no pass over the chunk
-            at = low.find(name, 0, c1 - c0)
-            while at >= 0:
-                pos = c0 + at
-                before = text[pos - 1] if pos else " "
-                after = text[pos + len(name) : pos + len(name) + 1]
-                # what _AFTER can start with: a version follows a blank, "-", "=" or ":" (not
-                # the "/" of ".../site-packages/torch/nn", a log's most frequent "torch")
-                if not (before.isalnum() or before in "._") and (after in "-=:" or after.isspace()):
-                    m = _AFTER.match(text, pos + len(name), min(n, pos + NAME_REACH))
-                    if m:
-                        out.setdefault(dist, set()).add(_as_pip_reads(m))
-                at = low.find(name, at + len(name), c1 - c0)
+            # what _AFTER can start with: a version follows a blank, "-", "=" or ":" (not the
+            # "/" of ".../site-packages/torch/nn", a log's most frequent "torch"), and a name
+            # stands alone; the search runs in C, so the many "/torch/" of a log cost no Python
+            for found in _standing(name).finditer(low, 0, c1 - c0 + 1):
+                end = c0 + found.end()
+                m = _AFTER.match(text, end, min(n, end - len(name) + NAME_REACH))
+                if m:
+                    out.setdefault(dist, set()).add(_as_pip_reads(m))
     return out
 
 
