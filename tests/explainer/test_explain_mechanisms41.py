@@ -78,6 +78,51 @@ NOT_CLAIMED = [
     ("docker run --gpus all ...\nFailed to initialize NVML: Driver/library version mismatch", "gpu-build-without-gpu"),
     # an invalid requirement, not an invalid wheel
     ("ERROR: Invalid requirement: 'torch==2.0.*,<' is invalid", "corrupt-install"),
+    # (a fresh-eyes review) an option no pip accepts in a requirements file
+    ("ERROR: Invalid requirement: --no-build-isolation -e git+https://github.com/x/y\n"
+     "__main__.py: error: no such option: --no-build-isolation", "unsupported-python"),
+    # dyld's other reasons: code signing
+    ("ImportError: dlopen(/v/cv2.cpython-38-darwin.so, 2): no suitable image found.  Did find:\n"
+     "\t/v/cv2.cpython-38-darwin.so: code signature in (/v/cv2.cpython-38-darwin.so) not valid for use in process",
+     "wrong-architecture"),
+    # a local packaging/ folder, a source checkout: shadowing, not a release
+    ('  File "/home/u/project/packaging/__init__.py", line 1\n'
+     "ModuleNotFoundError: No module named 'packaging.version'",
+     "known-bad-release"),
+    ('  File "/home/u/src/vision/torchvision/__init__.py", line 8\n'
+     "ModuleNotFoundError: No module named 'torchvision.version'", "known-bad-release"),
+    # torch's API called on numpy: the user's code, not a shadowed numpy
+    ("AttributeError: module 'numpy' has no attribute 'randn'", "shadowed-module"),
+    # a pre-release Python where the install worked
+    ("Ubuntu 22.04, Python 3.11.0rc1 from the Ubuntu repos; pip install torch==2.0.1 installed fine, but "
+     "torch.cuda.is_available() returns False", "unsupported-python"),
+    # a 64-bit JVM and Python said so, a Spark log's 32-bit integer
+    ("jpype._jvmfinder.JVMNotFoundException: No JVM shared library file (jvm.dll) found. Python 3.10.11 is 64-bit "
+     "and the JDK is 64-bit too (not 32-bit).", "python-32bit"),
+    ("The JVM is OpenJDK 17. The column is stored as a 32-bit integer and the job fails", "python-32bit"),
+    # pip installing the freezer is no frozen app
+    ("pip install pyinstaller\nSuccessfully installed pyinstaller-6.3.0\npython main.py\n"
+     'OSError: [WinError 126] Error loading "C:\\v\\torch\\lib\\fbgemm.dll" or one of its dependencies.',
+     "missing-shared-library"),
+    # nvidia-smi's CUDA is the driver's maximum, and a question is no finding
+    ("nvidia-smi shows CUDA Version: 12.4 but I installed torch 2.1.0+cu118. Is this mismatch between CUDA 12.4 "
+     "and torch cu118 why torch.cuda.is_available() returns False?", "cuda-toolkit-mismatch"),
+    ("### Is there an incompatibility between CUDA 12.6 and TensorFlow 2.17?", "cuda-toolkit-mismatch"),
+    # a framework that does not fit the driver: not an extension's ABI
+    ("pip installed torch 2.1.0, which isn't compatible with my CUDA 11.4 driver (470.xx)", "extension-abi-mismatch"),
+    # wheels missing for a platform, not for the Python
+    ("Python 3.10 wheels are not available for aarch64, only for x86_64 and Windows.\n"
+     "ERROR: Could not find a version that satisfies the requirement foo (from versions: none)", "unsupported-python"),
+    # a changelog of builds against both NumPys
+    ("Wheels were built against NumPy 1.x until 0.6; starting with 0.7 they are built against NumPy 2.0 and run on "
+     "both NumPy 1.x and 2.x.", "numpy-abi-mismatch"),
+    # two CUDA installs mixed, not an old system library
+    ("OSError: /usr/lib/x86_64-linux-gnu/libcublasLt.so.11: version `libcublasLt.so.11' not found (required by "
+     "/v/lib/python3.10/site-packages/nvidia/cublas/lib/libcublas.so.11)", "glibcxx-too-old"),
+    # a README about containers, Jetson without nvidia-smi
+    ("The image does not have an NVIDIA driver inside; the driver stays on the host and docker passes it in.",
+     "gpu-build-without-gpu"),
+    ("Jetson Orin, l4t-pytorch container:\nbash: nvidia-smi: command not found", "gpu-build-without-gpu"),
 ]
 
 HEALTHY: list[str] = []

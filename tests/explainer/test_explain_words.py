@@ -165,6 +165,14 @@ def test_a_failure_told_as_resolved_or_denied_is_no_report(text: str) -> None:
     "Dead kernel with python virtual environment",
     "The unet loader displays page files that are too small to complete the operation",
     "deepfacelab не будет работать: обработка работает только на CPU",
+    # (a second review) a step that succeeded before the failure, a help request, a version's ".0"
+    "I have successfully set up CUDA 12.1 and cuDNN 8.9 on Ubuntu 22.04, but torch.cuda.is_available() returns False.",
+    "The build finished successfully, then on import: libcudart.so.11.0: cannot open shared object file",
+    "How do I resolve this dependency conflict?",
+    "Any idea how to fix the CUDA version mismatch?",
+    "torch 2.0 incompatibility with torchvision 0.14",
+    "The model runs only on the CPU even though I have an RTX 4090.",
+    "Training happens only on the CPU, the GPU sits idle at 0%.",
 ])
 def test_failures_told_in_a_users_own_words_report_a_failure(text: str) -> None:
     """Held-out reports of generations 2-30 the gate shut out (each now in train): their

@@ -106,6 +106,7 @@ FAILURE = re.compile(
     r"|\bcuda available\W{0,3}false\b"
     r"|\b(?:always|still|only) (?:runs?|uses?|invokes?|running|using)(?: on)? (?:the )?cpu\b"
     r"|\b(?:is |are )?not us(?:e|es|ing) (?:the gpu|my gpu|the cuda)\b"
+    r"|\bonly on (?:the )?cpu\b(?=[^\n]{0,60}\b(?:even though|although|though|but|while|gpu|cuda|rtx|gtx|nvidia)\b)"
     r"|(?<!\bto )(?<!\bcan )(?<!\bcould )(?<!\bhow )"
     r"\b(?:runs?|running|ran|uses|using|used|falls? back|fell back)(?: on| off| to)? cpu\b[^\n.?]{0,30}"
     r"\binstead of (?:the )?(?:gpu|cuda)\b"
@@ -140,7 +141,9 @@ CLASH = re.compile(
     re.IGNORECASE,
 )
 CLASH_DENIED = re.compile(
-    r"(?:\bno|\b0|\bwithout|\bavoid(?:ing|s)?|\bfix(?:es|ed|ing)?|\bprevents?|\bresolves?d?)\s{1,3}"
+    r"(?:\bno|(?<![\d.])\b0|\bwithout|\bavoid(?:ing|s)?|\bprevents?"
+    r"|(?<!\bhow to )(?<!\bhow do i )(?<!\bhow can i )(?<!\btrying to )(?<!\bhelp me )(?<!\bhow would i )"
+    r"(?:\bfix(?:es|ed|ing)?|\bresolves?d?))\s{1,3}"
     r"(?:(?:an?|any|the)\s{1,3})?(?:[\w-]{1,12}\s{1,3}){0,2}$",
     re.IGNORECASE,
 )
@@ -166,7 +169,10 @@ SUCCESS = re.compile(
     re.IGNORECASE,
 )
 #: of those, the words that close a report wherever they stand ("Solved! The error was ...")
-RESOLVED = re.compile(r"success|solved|fixed|resolved", re.IGNORECASE)
+RESOLVED = re.compile(r"(?:success|solved|fixed|resolved)$", re.IGNORECASE)
+#: "successfully got it running", "successfully made it work": a success word that closes a report
+#: though it is no closing word itself ("successfully set up CUDA, but ..." is a step before a failure)
+CLOSING_AFTER = re.compile(r"\s{1,3}(?:got|made|managed)\s{1,3}(?:it|this|them|everything)\b", re.IGNORECASE)
 #: "working with" someone's setup is use, not success ("I am currently working with CUDA 11.7",
 #: "trying to get it to work with"): a success word after these, followed by "with", is skipped
 _USING = re.compile(r"(?:\bI am|\bI'm|\bwe are|\bwe're|\bcurrently|\bto|\bget it to|\bmake it)\s{1,3}$", re.IGNORECASE)
@@ -207,7 +213,7 @@ def reports_failure(text: str) -> bool:
     successes = _successes(head)
     if not successes:
         return True
-    if any(RESOLVED.match(m.group(0)) for m in successes):
+    if any(RESOLVED.match(m.group(0)) or CLOSING_AFTER.match(head, m.end()) for m in successes):
         return False
     return _failure_from(head, successes[-1].end())
 
