@@ -169,6 +169,15 @@ def test_corpus_has_localized_windows_messages() -> None:
 # the kernel on Apple Silicon, ROCm's bundled HSA runtime under WSL, cuDNN's message over two
 # lines. The older 5,236 lost none and gained 1; the new 35 are at 31 / 32: 77.65 / 84.46 over
 # 5,271, text 76.95.)
+# (Generation 31's 43 held-out cases (measured once at f333a5fc: 51.2% / 72.1%, rules alone
+# 44.2% / 55.8%) joined train after a forty-first round written on them (a system library older
+# than an environment's, NumPy 1.x/2.x and a toolkit/framework incompatibility in words, a JVM
+# beside a 32-bit Python, a pre-release Python beside a failed build, an old pip, Python 3.12's
+# warning beside pkg_resources, a package's own library on ARM, dyld's no suitable image, a
+# generated version module, a frozen app's uncollected DLLs, an invalid wheel, a container
+# without the driver, torch.dtype among the attributes every release has), narrowed by two
+# fresh-eyes reviews, which lost no older case (5,271: 4,093 / 4,452 -> 4,095 / 4,455): 77.72 /
+# 84.59 over 5,314, text 77.02.)
 # The issue's target (90% / 98% on reports never seen) is not reached yet. The frozen test
 # split is measured and reported (bench/explain_accuracy.py), never asserted: a red test
 # would be an invitation to read its misses.
@@ -181,13 +190,13 @@ def _with_facts() -> Dict[str, Outcome]:
 
 def test_top1_accuracy_with_machine_facts() -> None:
     top1, top3 = accuracy(list(_with_facts().values()))
-    assert top1 >= 0.776
-    assert top3 >= 0.844
+    assert top1 >= 0.777
+    assert top3 >= 0.845
 
 
 def test_top1_accuracy_from_text_alone() -> None:
     top1, _ = accuracy(evaluate(TRAIN, use_facts=False, words=False))
-    assert top1 >= 0.769
+    assert top1 >= 0.770
 
 
 def test_known_misses_are_train_cases() -> None:
