@@ -240,3 +240,20 @@ def test_bad_case_files_are_rejected(tmp_path: Path, body: str, message: str) ->
     path.write_text(body, encoding="utf-8")
     with pytest.raises(DataError, match=message):
         read_case(path)
+
+
+def test_a_thread_of_a_moved_repository_is_a_duplicate_for_the_collector() -> None:
+    """tools/corpus_place.py: a repository moved to another owner keeps its issue numbers, so
+    the same thread under the old owner's name must not enter the corpus a second time (and
+    perhaps the other split)."""
+    import subprocess
+    import sys
+
+    case = next(c for c in TRAIN if c.source.startswith("https://github.com/turboderp-org/exui/issues/"))
+    moved = case.source.replace("/turboderp-org/", "/turboderp/")
+    fresh = "https://github.com/nobody-here/not-a-repo/issues/1"
+    tool = CORPUS.parent.parent.parent / "tools" / "corpus_place.py"
+    out = subprocess.run([sys.executable, str(tool), moved, fresh], capture_output=True, text=True, check=True).stdout
+    lines = dict(line.split("\t") for line in out.splitlines())
+    assert lines[moved].startswith("DUPLICATE")
+    assert lines[fresh] in ("train", "test")
