@@ -42,9 +42,9 @@ def known_threads(roots: List[Path]) -> Dict[str, Path]:
                 continue
             m = _SOURCE.search(text)
             if m:
-                seen.setdefault(thread_of(m.group(1)), case)
-                if moved_key(m.group(1)):
-                    seen.setdefault(moved_key(m.group(1)), case)
+                for key in (thread_of(m.group(1)), moved_key(m.group(1))):
+                    if key:
+                        seen.setdefault(key, case)
     return seen
 
 
@@ -56,7 +56,7 @@ def main() -> int:
     args = parser.parse_args()
     seen = known_threads([ROOT, *args.also])
     for url in args.urls:
-        where = seen.get(thread_of(url)) or (seen.get(moved_key(url)) if moved_key(url) else None)
+        where = next((seen[k] for k in (thread_of(url), moved_key(url)) if k in seen), None)
         print(f"{url}\t" + (f"DUPLICATE ({where})" if where else split_for(url)))
     return 0
 
