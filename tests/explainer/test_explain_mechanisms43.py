@@ -11,7 +11,6 @@ CASES = [
      "    'Keras requires TensorFlow 2.2 or higher. '\n"
      "ImportError: Keras requires TensorFlow 2.2 or higher. Install TensorFlow via "
      "`pip install tensorflow`", "companion-mismatch"),
-    ("RuntimeError: torchaudio requires torch 2.1 or newer", "companion-mismatch"),
     # conda's own command failing still reads as conda failing
     ("$ conda install -c conda-forge pytorch=1.4 python=3.12\nCollecting package metadata: done\n"
      "Solving environment: failed\nUnsatisfiableError: The following specifications were found "
@@ -20,6 +19,17 @@ CASES = [
 
 # (look-alike text, the cause it must not be given first)
 NOT_CLAIMED = [
+    # Keras's line chained under TensorFlow's own failure: TensorFlow's failure is the cause
+    ("Traceback (most recent call last):\n"
+     "  File \"C:\\env\\lib\\site-packages\\tensorflow\\python\\pywrap_tensorflow.py\", "
+     "line 64, in <module>\n    from tensorflow.python._pywrap_tensorflow_internal import *\n"
+     "ImportError: DLL load failed: The specified module could not be found.\n\n"
+     "During handling of the above exception, another exception occurred:\n\n"
+     "ImportError: Keras requires TensorFlow 2.2 or higher. Install TensorFlow via `pip install tensorflow`",
+     "companion-mismatch"),
+    # a documentation sentence of another companion names no failure
+    ("torchvision requires PyTorch 1.7 or newer.\nModuleNotFoundError: No module named 'torch'",
+     "companion-mismatch"),
     # a conda environment named in a sentence is where an import failed, not conda failing
     ("I made a conda environment and installed torch with pip, then import torch gives an error:\n"
      "OSError: [WinError 126] The specified module could not be found. Error loading "
