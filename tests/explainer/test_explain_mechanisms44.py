@@ -6,6 +6,8 @@ from __future__ import annotations
 
 # (text, the cause the mechanism implies first)
 CASES = [
+    # jax's own check of jaxlib (review: a real runtime line)
+    ("ImportError: This version of jax requires jaxlib version >= 0.4.19.", "companion-mismatch"),
     # a compiled extension's own module imports a torch name the installed torch lacks
     ("Traceback (most recent call last):\n"
      "  File \"/home/u/env/lib/python3.10/site-packages/flash_attn/ops/fused.py\", line 12, in <module>\n"
@@ -33,6 +35,27 @@ NOT_CLAIMED = [
      "extension-abi-mismatch"),
     # torch._C missing is a source tree or a broken install, not a companion
     ("import torch\nModuleNotFoundError: No module named 'torch._C'", "companion-mismatch"),
+    # a user folder named like an extension is no extension (review)
+    ("  File \"C:\\Users\\Apex\\Desktop\\sd\\train.py\", line 2, in <module>\n"
+     "    from torch.nn.attention import SDPBackend\n"
+     "ImportError: cannot import name 'SDPBackend' from 'torch.nn.attention'", "extension-abi-mismatch"),
+    # torch importing its own module: a broken or mixed install, not a companion (review)
+    ("  File \"/env/lib/python3.10/site-packages/torch/__init__.py\", line 1465, in <module>\n"
+     "    from torch._dynamo import *\n"
+     "  File \"/env/lib/python3.10/site-packages/torch/_dynamo/__init__.py\", line 2, in <module>\n"
+     "    from . import convert_frame\n"
+     "ModuleNotFoundError: No module named 'torch._dynamo.convert_frame'", "companion-mismatch"),
+    # the user's own script on an old torch (review)
+    ("Traceback (most recent call last):\n  File \"/content/train.py\", line 7, in <module>\n"
+     "    import torch._dynamo\nModuleNotFoundError: No module named 'torch._dynamo'", "companion-mismatch"),
+    # the ROCm build itself ran and found no GPU (review)
+    ("pip install torch --index-url https://download.pytorch.org/whl/rocm6.1\n"
+     "Successfully installed torch-2.4.0+rocm6.1\n"
+     "RuntimeError: Found no NVIDIA driver on your system.", "wrong-index-variant"),
+    # the runtime said to be installed already (review)
+    ("OSError: [WinError 127] The specified procedure could not be found. Error loading "
+     "\"C:\\venv\\lib\\site-packages\\torch\\lib\\caffe2_nvrtc.dll\" or one of its dependencies.\n"
+     "I already reinstalled the vcruntime dll, didn't help.", "missing-vc-runtime"),
     # no NVIDIA driver on an AMD card with no ROCm index in sight: the code needs CUDA
     ("I have an AMD card.\nRuntimeError: Found no NVIDIA driver on your system.",
      "wrong-index-variant"),
