@@ -90,6 +90,12 @@ def test_every_label_matches_a_real_run(corpus_python: str) -> None:
     workers = max(2, min(4, os.cpu_count() or 2))
     with ThreadPoolExecutor(workers) as pool:
         seen = dict(pool.map(run, LABELS))
+    # "inconclusive" is the oracle not seeing the run end (a 90 s timeout on a loaded machine),
+    # not an answer that disagrees with the label: such runs are observed once more, alone,
+    # before they count
+    for label in LABELS:
+        if any(verdict == "inconclusive" for verdict, _ in seen[label.file]):
+            seen[label.file] = run(label)[1]
     wrong = []
     for label in LABELS:
         want = [("fails", n) for n in label.lines] or [("passes", None)]
