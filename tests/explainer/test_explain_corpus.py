@@ -190,6 +190,10 @@ def test_corpus_has_localized_windows_messages() -> None:
 # cut short, the driver's PTX JIT apart from a toolkit's ptxas, a program's own minimum-driver
 # check, an executable stack in the user's words), narrowed by two fresh-eyes reviews; no older
 # case lost: 77.67 / 84.51 over 5,396, text 76.98; the text floor is lowered by the new cases.)
+# (Generation 35 (23 train, 13 held-out, measured once at 0d135673: 76.9% / 100.0%, rules alone
+# 69.2% / 92.3%) joined train with round 46 (mmdet's MMCV check cut to its first sentence, pip's
+# pre-21.2 build-isolation failure), reviewed; no older case lost: 77.71 / 84.57 over 5,432,
+# text 77.03.)
 # The target (90% / 98% on reports never seen) is not reached yet. The frozen test
 # split is measured and reported (bench/explain_accuracy.py), never asserted: a red test
 # would be an invitation to read its misses.
@@ -208,7 +212,7 @@ def test_top1_accuracy_with_machine_facts() -> None:
 
 def test_top1_accuracy_from_text_alone() -> None:
     top1, _ = accuracy(evaluate(TRAIN, use_facts=False, words=False))
-    assert top1 >= 0.769
+    assert top1 >= 0.770
 
 
 def test_known_misses_are_train_cases() -> None:
