@@ -53,6 +53,8 @@ from . import test_explain_mechanisms41 as round41
 from . import test_explain_mechanisms42 as round42
 from . import test_explain_mechanisms43 as round43
 from . import test_explain_mechanisms44 as round44
+from . import test_explain_mechanisms45 as round45
+from . import test_explain_mechanisms46 as round46
 from .ranked import assert_named_first, assert_not_named_first, case_ids, shown_slugs
 
 ROUNDS = {
@@ -62,7 +64,7 @@ ROUNDS = {
     "r22": round22, "r23": round23, "r24": round24, "r25": round25, "r26": round26, "r27": round27,
     "r28": round28, "r29": round29, "r30": round30, "r31": round31, "r32": round32,
     "r33": round33, "r34": round34, "r35": round35, "r36": round36, "r37": round37, "r38": round38, "r39": round39,
-    "r40": round40, "r41": round41, "r42": round42, "r43": round43, "r44": round44,
+    "r40": round40, "r41": round41, "r42": round42, "r43": round43, "r44": round44, "r45": round45, "r46": round46,
 }
 
 
