@@ -197,6 +197,10 @@ def test_corpus_has_localized_windows_messages() -> None:
 # (Generation 36's 45 train cases joined with round 47a (a plugin loader's "Error: 126", .NET's
 # unnamed "Unable to load DLL", uv's and Poetry's resolver failures): 77.65 / 84.64 over 5,477,
 # text 76.98; the text floor is lowered by the new cases, 3 of 45 not in top 3 by the rules.)
+# (Generation 36's 36 held-out cases (measured once at f239ff9d: 83.3% / 83.3%, rules alone
+# 80.6% / 80.6%) joined train with round 47b (a program's own "symbol lookup error", uv's missing
+# local variant, a GPU variant instead of another, a compute capability below a stated minimum);
+# no older case lost: 77.78 / 84.75 over 5,513, text 77.11.)
 # The issue's target (90% / 98% on reports never seen) is not reached yet. The frozen test
 # split is measured and reported (bench/explain_accuracy.py), never asserted: a red test
 # would be an invitation to read its misses.
@@ -209,13 +213,13 @@ def _with_facts() -> Dict[str, Outcome]:
 
 def test_top1_accuracy_with_machine_facts() -> None:
     top1, top3 = accuracy(list(_with_facts().values()))
-    assert top1 >= 0.776
-    assert top3 >= 0.845
+    assert top1 >= 0.777
+    assert top3 >= 0.847
 
 
 def test_top1_accuracy_from_text_alone() -> None:
     top1, _ = accuracy(evaluate(TRAIN, use_facts=False, words=False))
-    assert top1 >= 0.769
+    assert top1 >= 0.771
 
 
 def test_known_misses_are_train_cases() -> None:
