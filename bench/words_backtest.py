@@ -34,7 +34,7 @@ GENERATIONS = {
     13: "7202ec8", 14: "baa6e8f", 15: "37de6c9", 16: "ee6bb5a", 17: "7347400", 18: "19de32b", 19: "19bd046",
     20: "0dec871", 21: "022a156", 22: "7ebeec0", 23: "808ad82", 24: "c07b2fe", 25: "9d0e516",
     26: "d037ddb", 27: "0cfb719", 28: "6c10988", 29: "fca8ed3", 30: "1efd75ac", 31: "f333a5fc",
-    32: "a7f60de3", 33: "f907ebfd", 34: "659a7959", 35: "0d135673", 36: "f239ff9d",
+    32: "a7f60de3", 33: "f907ebfd", 34: "659a7959", 35: "0d135673", 36: "f239ff9d", 37: "7cc37dd1",
 }
 #: run inside the old commit's code: its candidates for each held-out case, as JSON lines
 RANK = """

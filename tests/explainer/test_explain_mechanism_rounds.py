@@ -56,6 +56,7 @@ from . import test_explain_mechanisms44 as round44
 from . import test_explain_mechanisms45 as round45
 from . import test_explain_mechanisms46 as round46
 from . import test_explain_mechanisms47 as round47
+from . import test_explain_mechanisms48 as round48
 from .ranked import assert_named_first, assert_not_named_first, case_ids, shown_slugs
 
 ROUNDS = {
@@ -66,7 +67,7 @@ ROUNDS = {
     "r28": round28, "r29": round29, "r30": round30, "r31": round31, "r32": round32,
     "r33": round33, "r34": round34, "r35": round35, "r36": round36, "r37": round37, "r38": round38, "r39": round39,
     "r40": round40, "r41": round41, "r42": round42, "r43": round43, "r44": round44, "r45": round45, "r46": round46,
-    "r47": round47,
+    "r47": round47, "r48": round48,
 }
 
 
