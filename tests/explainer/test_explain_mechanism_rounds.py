@@ -71,10 +71,13 @@ ROUNDS = {
 }
 
 
-def params(table: str) -> List[Any]:
-    """Every round's ``table`` as pytest params, each id naming its round (and cause)."""
+def params(table: str, rules_alone: bool = False) -> List[Any]:
+    """Every round's ``table`` as pytest params, each id naming its round (and cause); with
+    ``rules_alone``, only the rounds that claim their rules name each cause without word evidence."""
     out = []
     for name, module in ROUNDS.items():
+        if rules_alone and not getattr(module, "RULES_ALONE", False):
+            continue
         rows = getattr(module, table, [])
         if rows and isinstance(rows[0], tuple):
             out += [pytest.param(*row, id=f"{name}-{i}") for row, i in zip(rows, case_ids(rows))]
@@ -86,6 +89,13 @@ def params(table: str) -> List[Any]:
 @pytest.mark.parametrize("text, slug", params("CASES"))
 def test_the_mechanism_names_the_cause(text: str, slug: str) -> None:
     assert_named_first(text, slug)
+
+
+@pytest.mark.parametrize("text, slug", params("CASES", rules_alone=True))
+def test_the_rules_alone_name_the_cause(text: str, slug: str) -> None:
+    """The round's rules, not word evidence, put the cause first (words found some already)."""
+    ranked = shown_slugs(text, words=False)
+    assert ranked[:1] == [slug], ranked[:3]
 
 
 @pytest.mark.parametrize("text, slug", params("NOT_CLAIMED"))
